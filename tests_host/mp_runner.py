@@ -1,0 +1,44 @@
+"""Runs test modules on the MicroPython unix port (no pytest there).
+
+Usage: micropython -X heapsize=N tests_host/mp_runner.py MODULE [MODULE ...]
+Each module's plain `test_*` functions are called in file order; a module that
+also wants a reduced MicroPython run can define MP_SKIP = ("test_name", ...)
+for tests that need CPython-only tooling. Prints the closing
+'N passed, N failed' line that CI reads and exits non-zero on any failure.
+"""
+import sys
+
+sys.path.insert(0, "tests_host")
+sys.path.insert(0, ".")
+
+
+def run_module(name):
+    passed = failed = 0
+    mod = __import__(name)
+    skip = getattr(mod, "MP_SKIP", ())
+    names = sorted(n for n in dir(mod) if n.startswith("test_") and n not in skip)
+    for n in names:
+        fn = getattr(mod, n)
+        try:
+            fn()
+            passed += 1
+        except Exception as exc:  # report every failure, keep going
+            failed += 1
+            print("FAIL", name + "." + n, repr(exc))
+            sys.print_exception(exc)
+    print(name, passed, "passed,", failed, "failed")
+    return passed, failed
+
+
+def main(argv):
+    total_p = total_f = 0
+    for name in argv:
+        p, f = run_module(name)
+        total_p += p
+        total_f += f
+    print("micropython: %d passed, %d failed" % (total_p, total_f))
+    if total_f or not total_p:
+        sys.exit(1)
+
+
+main(sys.argv[1:])

@@ -1,0 +1,110 @@
+"""Runs every stage of the suite and prints one closing line.
+
+Stages: pytest (CPython), MicroPython unix port suites (tests_host/mp_suites.txt),
+mpy-cross over every file that ships to the board, pyright over the drivers.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".venv", "bin")
+SHIPPED = ("firmware", "hal", "boot.py", "main.py")
+
+
+def shipped_files():
+    for top in SHIPPED:
+        path = os.path.join(ROOT, top)
+        if os.path.isfile(path):
+            yield top
+        for base, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield os.path.relpath(os.path.join(base, name), ROOT)
+
+
+def counts(text, pattern):
+    m = re.findall(pattern, text)
+    return m[-1] if m else None
+
+
+def stage_pytest(extra):
+    cmd = [os.path.join(BIN, "pytest"), "-q", "-p", "no:cacheprovider", "tests_host"] + extra
+    out = run(cmd)
+    passed = int(counts(out, r"(\d+) passed") or 0)
+    failed = int(counts(out, r"(\d+) failed") or 0) + int(counts(out, r"(\d+) error") or 0)
+    return passed, failed
+
+
+def stage_micropython():
+    passed = failed = 0
+    with open(os.path.join(ROOT, "tests_host", "mp_suites.txt")) as f:
+        suites = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    for heap, *modules in suites:
+        cmd = [os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
+               "tests_host/mp_runner.py"] + modules
+        out = run(cmd)
+        m = re.search(r"micropython: (\d+) passed, (\d+) failed", out)
+        if m:
+            passed += int(m.group(1))
+            failed += int(m.group(2))
+        else:
+            failed += 1
+    return passed, failed
+
+
+def stage_mpy_cross():
+    passed = failed = 0
+    for rel in shipped_files():
+        r = subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.devnull, rel],
+                           cwd=ROOT, capture_output=True, text=True)
+        if r.returncode:
+            failed += 1
+            print("mpy-cross rejects", rel, r.stdout + r.stderr)
+        else:
+            passed += 1
+    print("mpy-cross: %d files compiled, %d rejected" % (passed, failed))
+    return passed, failed
+
+
+def stage_typecheck():
+    out = run([os.path.join(ROOT, "tools", "typecheck")])
+    bad = "error" in out.lower() and " 0 errors" not in out
+    return (0, 1) if bad or LAST_RC[0] else (1, 0)
+
+
+LAST_RC = [0]
+
+
+def run(cmd):
+    print("$", " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd), flush=True)
+    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    LAST_RC[0] = r.returncode
+    sys.stdout.write(r.stdout)
+    sys.stdout.flush()
+    return r.stdout
+
+
+def main(argv):
+    start = time.time()
+    results = []
+    results.append(("pytest", stage_pytest(argv)))
+    results.append(("micropython", stage_micropython()))
+    results.append(("mpy-cross", stage_mpy_cross()))
+    if os.path.exists(os.path.join(ROOT, "tools", "typecheck")):
+        results.append(("pyright", stage_typecheck()))
+    print()
+    for name, (p, f) in results:
+        print("  %-12s %6d passed, %d failed" % (name, p, f))
+    total_p = sum(p for _, (p, f) in results)
+    total_f = sum(f for _, (p, f) in results)
+    print("suite took %.0f s" % (time.time() - start))
+    print("total: %d passed, %d failed" % (total_p, total_f))
+    return 1 if total_f or not total_p else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
