@@ -1,0 +1,65 @@
+"""Player-station buttons: codes, names and the debounced button bank.
+
+A code is also the button's bit number in the raw mask (bit set = pressed).
+"""
+from micropython import const
+
+from hal.debounce import DEBOUNCE_MS, Debouncer
+
+NEXT = const(0)
+PREV = const(1)
+CHIP = const(2)
+BET_UP = const(3)
+BET_DOWN = const(4)
+ONOFF = const(5)
+ODDS = const(6)
+REPEAT = const(7)
+CLEAR = const(8)
+ROLL = const(9)
+CASHOUT = const(10)
+HELP = const(11)
+COUNT = const(12)
+ALL_MASK = const(0xFFF)
+
+names = {
+    NEXT: "NEXT",
+    PREV: "PREV",
+    CHIP: "CHIP",
+    BET_UP: "BET_UP",
+    BET_DOWN: "BET_DOWN",
+    ONOFF: "ONOFF",
+    ODDS: "ODDS",
+    REPEAT: "REPEAT",
+    CLEAR: "CLEAR",
+    ROLL: "ROLL",
+    CASHOUT: "CASHOUT",
+    HELP: "HELP",
+}
+
+_NONE = ()
+
+
+def codes_of(mask):
+    """Tuple of the button codes set in `mask`, lowest code first."""
+    if not mask:
+        return _NONE
+    return tuple(c for c in range(COUNT) if mask & (1 << c))
+
+
+class Buttons:
+    """Debounced bank over `read_mask()` (raw mask, bit set = pressed).
+
+    poll(now_ms) -> tuple of codes newly pressed since the last poll (each
+    press is reported once, on the poll that accepts it). `held()` -> mask of
+    the buttons currently held (debounced).
+    """
+
+    def __init__(self, read_mask, ms=DEBOUNCE_MS):
+        self._read = read_mask
+        self._deb = Debouncer(COUNT, ms)
+
+    def poll(self, now_ms):
+        return codes_of(self._deb.update(self._read() & ALL_MASK, now_ms))
+
+    def held(self):
+        return self._deb.state

@@ -1,0 +1,122 @@
+"""Board assembly shared by hal/rp2 and hal/esp32 (no `machine` in here).
+
+The board modules create the `machine` objects for their pin map and pass them
+in; everything that is not pin numbers or port quirks lives here once.
+
+Input word (three 74HC165 in a chain read over SPI, all inputs active low with
+10 k pull-ups; `ShiftInputs.read()` inverts, so 1 = active):
+  bits 0-11  buttons, bit = button code (hal.buttons)
+  bits 12-14 die 1 hall sensors A, B, C  (1 = magnet)
+  bits 15-17 die 2 hall sensors A, B, C
+  bit 18     door switch closed (door shut). Open door or a cut wire reads 0.
+  bit 19     audit key turned
+  bit 20     tilt switch closed
+  bits 21-23 spare
+"""
+from micropython import const
+
+from hal.buttons import ALL_MASK, Buttons
+from hal.debounce import Switch
+from hal.dice_decode import Dice
+from hal.lamps import Lamps
+from hal.printer import EscPosPrinter
+from hal.pulses import Activity, Money
+from hal.shaker import Shaker
+
+DICE_SHIFT = const(12)
+DICE_MASK = const(0x3F)
+DOOR_CLOSED_BIT = const(1 << 18)
+AUDIT_KEY_BIT = const(1 << 19)
+TILT_BIT = const(1 << 20)
+INPUT_BYTES = const(3)
+
+
+class ShiftInputs:
+    """74HC165 chain: pulse SH/LD low to latch, then clock the bits out by SPI
+    (mode 0, MSB first). Byte k of the read = chip k (U1 drives MISO), so
+    bit 8*k + n of the word = input D<n> of chip k."""
+
+    def __init__(self, spi, load):
+        self._spi = spi
+        self._load = load  # callable(0/1) driving SH/LD
+        self._buf = bytearray(INPUT_BYTES)
+
+    def read(self):
+        self._load(0)
+        self._load(1)
+        self._spi.readinto(self._buf)
+        b = self._buf
+        return ~(b[0] | (b[1] << 8) | (b[2] << 16)) & 0xFFFFFF
+
+
+class UartSerial:
+    """Technician read-out stream over a UART: non-blocking read(buf) -> n."""
+
+    def __init__(self, uart):
+        self._uart = uart
+
+    def read(self, buf):
+        n = self._uart.any()
+        if not n:
+            return 0
+        if n > len(buf):
+            n = len(buf)
+        return self._uart.readinto(buf, n) or 0
+
+    def write(self, data):
+        return self._uart.write(data) or 0
+
+
+class Watchdog:
+    """feed(). The hardware watchdog is armed by the first feed() (it cannot be
+    stopped afterwards), so a board object made at the REPL does not reset it."""
+
+    def __init__(self, make_wdt, timeout_ms):
+        self._make = make_wdt
+        self.timeout_ms = timeout_ms
+        self._wdt = None
+
+    def feed(self):
+        if self._wdt is None:
+            self._wdt = self._make(self.timeout_ms)
+        self._wdt.feed()
+
+
+class HardwareBoard:
+    """The board object for real hardware; see hal/__init__.py for contracts."""
+
+    def __init__(self, clock, set_duty, inputs, display, lamp_outputs, printer_uart,
+                 bill, coin, set_inhibit, motion_counter, make_wdt, flash, serial,
+                 wdt_ms=5000):
+        self.clock = clock
+        tk = clock.ticks_ms
+        self.inputs = inputs
+        motion = None if motion_counter is None else Activity(motion_counter, tk)
+        self.shaker = Shaker(set_duty, tk, motion)
+        self.dice = Dice(self._dice_raw)
+        self.buttons = Buttons(self._button_raw)
+        self.door = Switch(self._door_open_raw, tk)
+        self.audit_key = Switch(self._key_raw, tk)
+        self.tilt = Switch(self._tilt_raw, tk)
+        self.display = display
+        self.lamps = Lamps(lamp_outputs)
+        self.money = Money(bill, coin, set_inhibit)
+        self.printer = EscPosPrinter(printer_uart, tk)
+        self.watchdog = Watchdog(make_wdt, wdt_ms)
+        self.flash = flash
+        self.serial = serial
+
+    def _dice_raw(self):
+        return (self.inputs.read() >> DICE_SHIFT) & DICE_MASK
+
+    def _button_raw(self):
+        return self.inputs.read() & ALL_MASK
+
+    def _door_open_raw(self):
+        return 0 if self.inputs.read() & DOOR_CLOSED_BIT else 1
+
+    def _key_raw(self):
+        return 1 if self.inputs.read() & AUDIT_KEY_BIT else 0
+
+    def _tilt_raw(self):
+        return 1 if self.inputs.read() & TILT_BIT else 0

@@ -1,0 +1,74 @@
+"""ESC/POS ticket printer on a UART (platform-free; the board passes the UART).
+
+Status uses the real-time status requests DLE EOT n, answered even while the
+printer is busy: n=2 (offline cause: cover open bit 2, error bit 6) and n=4
+(roll paper sensor: near end bits 2-3, paper end bits 5-6).
+"""
+from micropython import const
+
+from hal.ticks import ticks_diff
+
+OK = const(0)
+PAPER_OUT = const(1)
+FAULT = const(2)
+PAPER_LOW = const(3)  # printing still possible; report to the attendant
+STATUS_NAMES = ("OK", "PAPER_OUT", "FAULT", "PAPER_LOW")
+
+_REPLY_MS = const(100)
+_INIT = b"\x1b@"
+_CUT = b"\n\n\n\x1dVB\x00"  # feed, partial cut
+_Q_OFFLINE = b"\x10\x04\x02"
+_Q_PAPER = b"\x10\x04\x04"
+
+
+def status_from_replies(offline, paper):
+    """Map the DLE EOT 2 / DLE EOT 4 reply bytes (None = no reply) to a status."""
+    if offline is None or paper is None:
+        return FAULT
+    # a valid status byte has bit 4 set and bits 0 and 7 clear
+    if (offline & 0x93) != 0x12 or (paper & 0x93) != 0x12:
+        return FAULT
+    if paper & 0x60:
+        return PAPER_OUT
+    if offline & 0x44:  # error or cover open
+        return FAULT
+    if paper & 0x0C:
+        return PAPER_LOW
+    return OK
+
+
+class EscPosPrinter:
+    def __init__(self, uart, ticks_ms):
+        self._uart = uart
+        self._ticks = ticks_ms
+        self._b = bytearray(1)
+
+    def _ask(self, query):
+        u = self._uart
+        while u.any():  # drop stale bytes
+            u.readinto(self._b, 1)
+        u.write(query)
+        t0 = self._ticks()
+        while ticks_diff(self._ticks(), t0) < _REPLY_MS:
+            if u.any() and u.readinto(self._b, 1):
+                return self._b[0]
+        return None
+
+    def status(self):
+        """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""
+        return status_from_replies(self._ask(_Q_OFFLINE), self._ask(_Q_PAPER))
+
+    def print_ticket(self, lines):
+        """Print `lines` (str, ASCII) and cut. True if the printer was ready
+        before and still without fault after; False means "not printed/unknown"."""
+        st = self.status()
+        if st != OK and st != PAPER_LOW:
+            return False
+        u = self._uart
+        u.write(_INIT)
+        for line in lines:
+            u.write(line.encode())
+            u.write(b"\n")
+        u.write(_CUT)
+        st = self.status()
+        return st == OK or st == PAPER_LOW

@@ -1,0 +1,81 @@
+"""Money pulse counting: interrupt counters and the `money` board part.
+
+An interrupt handler only stores small ints into a preallocated array (no
+allocation, safe as a hard IRQ). Cumulative counts never reset; the firmware
+keeps the last count it credited and credits the difference.
+"""
+from array import array
+
+from micropython import const
+
+from hal.ticks import ticks_add, ticks_diff
+
+BILL = const(0)
+COIN = const(1)
+
+
+class IrqCounter:
+    """Counts edges; `handler` is bound once here so attaching allocates nothing.
+
+    `ticks_ms` is the time source read inside the handler (time.ticks_ms on a
+    board: returns a small int, no allocation).
+    """
+
+    def __init__(self, ticks_ms):
+        self._ticks = ticks_ms
+        self._c = array("i", (0, 0))  # [count, ticks of last edge]
+        self.handler = self._irq
+
+    def _irq(self, _pin):
+        c = self._c
+        c[0] += 1
+        c[1] = self._ticks()
+
+    def count(self):
+        return self._c[0]
+
+    def last_ms(self):
+        return self._c[1] if self._c[0] else None
+
+
+class Money:
+    """counts() -> (bill, coin) cumulative pulses; inhibit(flag) drives INH.
+
+    `bill` and `coin` need `count()` and `last_ms()` (None before any pulse);
+    `set_inhibit(flag)` drives the validator's inhibit output.
+    """
+
+    def __init__(self, bill, coin, set_inhibit):
+        self._src = (bill, coin)
+        self._set_inhibit = set_inhibit
+        self.inhibited = True
+        set_inhibit(True)
+
+    def counts(self):
+        return self._src[0].count(), self._src[1].count()
+
+    def last_pulse_ms(self, channel):
+        return self._src[channel].last_ms()
+
+    def inhibit(self, flag):
+        self.inhibited = bool(flag)
+        self._set_inhibit(self.inhibited)
+
+
+class Activity:
+    """motion() helper: True if `count()` advanced within `window_ms`."""
+
+    def __init__(self, counter, ticks_ms, window_ms=250):
+        self._counter = counter
+        self._ticks = ticks_ms
+        self._window = window_ms
+        self._last_count = counter.count()
+        self._last_change = ticks_add(ticks_ms(), -window_ms - 1)
+
+    def __call__(self):
+        now = self._ticks()
+        c = self._counter.count()
+        if c != self._last_count:
+            self._last_count = c
+            self._last_change = now
+        return ticks_diff(now, self._last_change) <= self._window

@@ -1,0 +1,84 @@
+"""SSD1306 128x64 OLED over I2C as a framebuf.FrameBuffer subclass.
+
+Based on micropython-lib drivers/display/ssd1306: drawing runs in C, `show()`
+sends the whole frame. The I2C object comes from the board.
+"""
+import framebuf
+from micropython import const
+
+_SET_CONTRAST = const(0x81)
+_SET_ENTIRE_ON = const(0xA4)
+_SET_NORM_INV = const(0xA6)
+_SET_DISP = const(0xAE)
+_SET_MEM_ADDR = const(0x20)
+_SET_COL_ADDR = const(0x21)
+_SET_PAGE_ADDR = const(0x22)
+_SET_DISP_START_LINE = const(0x40)
+_SET_SEG_REMAP = const(0xA0)
+_SET_MUX_RATIO = const(0xA8)
+_SET_COM_OUT_DIR = const(0xC0)
+_SET_DISP_OFFSET = const(0xD3)
+_SET_COM_PIN_CFG = const(0xDA)
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOM_DESEL = const(0xDB)
+_SET_CHARGE_PUMP = const(0x8D)
+
+WIDTH = const(128)
+HEIGHT = const(64)
+
+_INIT = (
+    _SET_DISP,  # off
+    _SET_MEM_ADDR, 0x00,  # horizontal addressing
+    _SET_DISP_START_LINE,
+    _SET_SEG_REMAP | 0x01,
+    _SET_MUX_RATIO, HEIGHT - 1,
+    _SET_COM_OUT_DIR | 0x08,
+    _SET_DISP_OFFSET, 0x00,
+    _SET_COM_PIN_CFG, 0x12,
+    _SET_DISP_CLK_DIV, 0x80,
+    _SET_PRECHARGE, 0xF1,
+    _SET_VCOM_DESEL, 0x30,
+    _SET_CONTRAST, 0xFF,
+    _SET_ENTIRE_ON,
+    _SET_NORM_INV,
+    _SET_CHARGE_PUMP, 0x14,
+    _SET_DISP | 0x01,  # on
+)
+
+
+class SSD1306_I2C(framebuf.FrameBuffer):
+    def __init__(self, i2c, addr=0x3C, width=WIDTH, height=HEIGHT):
+        self.width = width
+        self.height = height
+        self.i2c = i2c
+        self.addr = addr
+        self.buffer = bytearray(width * height // 8)
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        self._cmd = bytearray(2)
+        self._wlist = [b"\x40", self.buffer]
+        for c in _INIT:
+            self.write_cmd(c)
+        self.fill(0)
+        self.show()
+
+    def write_cmd(self, cmd):
+        self._cmd[0] = 0x80  # Co=1, D/C#=0
+        self._cmd[1] = cmd
+        self.i2c.writeto(self.addr, self._cmd)
+
+    def power(self, on):
+        self.write_cmd(_SET_DISP | (1 if on else 0))
+
+    def contrast(self, value):
+        self.write_cmd(_SET_CONTRAST)
+        self.write_cmd(value)
+
+    def show(self):
+        self.write_cmd(_SET_COL_ADDR)
+        self.write_cmd(0)
+        self.write_cmd(self.width - 1)
+        self.write_cmd(_SET_PAGE_ADDR)
+        self.write_cmd(0)
+        self.write_cmd(self.height // 8 - 1)
+        self.i2c.writevto(self.addr, self._wlist)
