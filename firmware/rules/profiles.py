@@ -1,0 +1,204 @@
+"""The four rule documents as selectable profiles: pure data plus a builder.
+
+Pay ratios are net winnings per unit staked, as (numerator, denominator).
+Combination bets (horn, horn high, world, C&E) are expanded once, here, from
+the profile's single-number odds into a per-total pay table, so the engine
+settles every one-roll wager with one table lookup.
+"""
+from firmware.rules import wagers as W
+
+TRUE_ODDS = {4: (2, 1), 5: (3, 2), 6: (6, 5), 8: (6, 5), 9: (3, 2), 10: (2, 1)}
+LAY_ODDS = {4: (1, 2), 5: (2, 3), 6: (5, 6), 8: (5, 6), 9: (2, 3), 10: (1, 2)}
+PLACE_ODDS = {4: (9, 5), 5: (7, 5), 6: (7, 6), 8: (7, 6), 9: (7, 5), 10: (9, 5)}
+PLACE_LOSE_ODDS = {4: (5, 11), 5: (5, 8), 6: (4, 5), 8: (4, 5), 9: (5, 8), 10: (5, 11)}
+HARD_ODDS = {4: (7, 1), 6: (9, 1), 8: (9, 1), 10: (7, 1)}
+SHARP_PAYS = ((10, 300), (9, 200), (8, 100), (7, 40), (6, 30), (5, 20), (4, 8), (3, 5))
+LUCKY_PAYS = {W.LUCKY_LOW: (30, 1), W.LUCKY_HIGH: (30, 1), W.LUCKY_ALL: (155, 1)}
+
+# Units each combination bet spreads over totals: {total: units}.
+CRAPS = (2, 3, 12)
+HORN_PARTS = {2: 1, 3: 1, 11: 1, 12: 1}
+WORLD_PARTS = {2: 1, 3: 1, 7: 1, 11: 1, 12: 1}
+
+
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def _ratio(num, den):
+    g = _gcd(abs(num), den)
+    return (num // g, den // g)
+
+
+def composite(parts, single):
+    """Net pay table of a bet split in equal units over `parts` totals.
+
+    single[t] is the net ratio of one unit on total t. A hit returns that
+    unit's stake and winnings; every other unit of the bet loses.
+    """
+    units = sum(parts.values())
+    table = {}
+    for t in parts:
+        n, d = single[t]
+        # units_on_t * (n/d + 1) returned out of `units` staked.
+        num = parts[t] * (n + d) - units * d
+        table[t] = _ratio(num, units * d)
+    return table
+
+
+def _one_roll_tables(two, three, eleven, twelve, any_craps, any7, field_2, field_12,
+                     hi_lo, combined_ce):
+    single = {2: two, 3: three, 11: eleven, 12: twelve, 7: any7}
+    t = {
+        W.FIELD: {2: field_2, 3: (1, 1), 4: (1, 1), 9: (1, 1), 10: (1, 1),
+                  11: (1, 1), 12: field_12},
+        W.ANY7: {7: any7},
+        W.ANY_CRAPS: {2: any_craps, 3: any_craps, 12: any_craps},
+        W.TWO: {2: two}, W.THREE: {3: three}, W.ELEVEN: {11: eleven},
+        W.TWELVE: {12: twelve},
+        W.HI_LO: {2: hi_lo, 12: hi_lo},
+        W.HORN: composite(HORN_PARTS, single),
+        W.WORLD: composite(WORLD_PARTS, single),
+    }
+    if combined_ce:
+        t[W.C_E] = {2: combined_ce[0], 3: combined_ce[0], 12: combined_ce[0],
+                    11: combined_ce[1]}
+    else:
+        ce_single = {2: any_craps, 3: any_craps, 12: any_craps, 11: eleven}
+        t[W.C_E] = composite({2: 1, 11: 1}, ce_single)
+        for c in CRAPS:
+            t[W.C_E][c] = t[W.C_E][2]
+    for h in (2, 3, 11, 12):
+        parts = dict(HORN_PARTS)
+        parts[h] += 1
+        t[(W.HORN_HIGH, h)] = composite(parts, single)
+    return t
+
+
+def _limits(default, **per_kind):
+    """{kind: (min, max, multiple)} for every kind, `default` unless named.
+
+    Odds bets default to no maximum of their own (max 0): the odds multiple
+    of their line bet is their limit.
+    """
+    out = {}
+    for k in range(W.COUNT):
+        dflt = (default[0], 0, 1) if k in W.ODDS_BASE else default
+        out[k] = per_kind.get(W.NAMES[k], dflt)
+    return out
+
+
+ALL_KINDS = tuple(range(W.COUNT))
+NO_BONUS = tuple(k for k in ALL_KINDS if W.FAMILY[k] not in (W.F_LUCKY, W.F_SHARP))
+
+
+def _without(kinds, *drop):
+    return tuple(k for k in kinds if k not in drop)
+
+
+PROFILES = {
+    # 000: table-game ruleset (Appendix D, rule 4.1).
+    "table": {
+        "doc": "000", "title": "Table game",
+        "offered": _without(NO_BONUS, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HI_LO,
+                            W.WORLD, W.HOP),
+        "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
+        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+                                     (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
+        "hop": ((15, 1), (30, 1)),
+        "limits": _limits((1, 500, 1), horn=(4, 500, 4), horn_high=(5, 500, 5),
+                          c_e=(2, 500, 2)),
+        "off_on_comeout": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
+        "toggle": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
+        "vig": "upfront", "vig_refund": False,
+        "round_up": False, "contract_increase": True, "dont_odds_first": False,
+        "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+    },
+    # 002: electronic craps with Lucky Roller bonus bets.
+    "etg": {
+        "doc": "002", "title": "Electronic craps",
+        "offered": _without(ALL_KINDS, W.PLACE_LOSE, W.HI_LO, W.HORN_HIGH, W.WORLD,
+                            W.SHARP_SHOOTER),
+        "odds_mult": {4: 3, 5: 3, 6: 3, 8: 3, 9: 3, 10: 3},
+        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+                                     (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
+        "hop": ((15, 1), (30, 1)),
+        "limits": _limits((1, 500, 1), **{"pass": (3, 500, 1), "dont_pass": (3, 500, 1),
+                                         "come": (3, 500, 1), "dont_come": (3, 500, 1)}),
+        "off_on_comeout": (W.PLACE, W.BUY, W.HARD, W.COME_ODDS),
+        "toggle": (W.PLACE, W.BUY, W.LAY, W.HARD, W.BIG6, W.BIG8, W.COME_ODDS),
+        "vig": "on_win", "vig_refund": False,
+        "round_up": False, "contract_increase": False, "dont_odds_first": True,
+        "no_opposites": True, "max_prop_win": 1250, "agg_min": 5,
+    },
+    # 003: casino ruleset with World, place-to-lose and buy-to-lose (lay).
+    "casino": {
+        "doc": "003", "title": "Casino",
+        "offered": _without(NO_BONUS, W.HI_LO, W.HORN_HIGH, W.HOP),
+        "odds_mult": {4: 10, 5: 10, 6: 10, 8: 10, 9: 10, 10: 10},
+        "one_roll": _one_roll_tables((32, 1), (15, 1), (15, 1), (32, 1), (7, 1),
+                                     (4, 1), (2, 1), (2, 1), (15, 1), None),
+        "hop": ((15, 1), (30, 1)),
+        "limits": _limits((1, 500, 1)),
+        "off_on_comeout": (W.PLACE, W.BUY, W.HARD, W.COME_ODDS),
+        "toggle": (W.PLACE, W.PLACE_LOSE, W.BUY, W.LAY, W.HARD, W.BIG6, W.BIG8,
+                   W.COME_ODDS),
+        "vig": "upfront", "vig_refund": True,
+        "round_up": True, "contract_increase": False, "dont_odds_first": False,
+        "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+    },
+    # 004: house ruleset, $1-$10, Sharp Shooter, no buy or lay.
+    "house": {
+        "doc": "004", "title": "House",
+        "offered": _without(ALL_KINDS, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW,
+                            W.LUCKY_HIGH, W.LUCKY_ALL),
+        "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
+        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+                                     (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
+        "hop": ((15, 1), (30, 1)),
+        "limits": _limits((1, 10, 1), horn=(4, 10, 1), world=(5, 10, 1),
+                          c_e=(2, 10, 1), pass_odds=(1, 10, 1),
+                          dont_pass_odds=(1, 10, 1), come_odds=(1, 10, 1),
+                          dont_come_odds=(1, 10, 1)),
+        "off_on_comeout": (W.PLACE, W.PLACE_LOSE, W.HARD, W.COME_ODDS),
+        "toggle": (W.PASS_ODDS, W.DONT_PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS,
+                   W.PLACE, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HARD, W.FIELD, W.ANY7,
+                   W.ANY_CRAPS, W.TWO, W.THREE, W.ELEVEN, W.TWELVE, W.HI_LO, W.HORN,
+                   W.C_E, W.WORLD, W.HOP),
+        "vig": None, "vig_refund": False,
+        "round_up": False, "contract_increase": False, "dont_odds_first": False,
+        "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+    },
+}
+
+NAMES = ("table", "etg", "casino", "house")
+VIG_PERCENT = 5
+
+
+def get(name, overrides=None):
+    """The named profile, with configuration overrides applied (a new dict).
+
+    overrides may set "odds_mult" (one multiple for every point, or a dict) and
+    "limits" ({kind name: (min, max, multiple)}) and nothing that changes pay.
+    """
+    base = PROFILES.get(name)
+    if base is None:
+        return None
+    p = dict(base)
+    p["name"] = name
+    if overrides:
+        mult = overrides.get("odds_mult")
+        if isinstance(mult, int):
+            p["odds_mult"] = {n: mult for n in W.POINTS}
+        elif mult:
+            p["odds_mult"] = mult
+        lim = overrides.get("limits")
+        if lim:
+            p["limits"] = dict(p["limits"])
+            for kname in lim:
+                k = W.kind_of(kname)
+                if k >= 0:
+                    p["limits"][k] = tuple(lim[kname])
+    return p
