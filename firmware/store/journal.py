@@ -1,0 +1,532 @@
+"""Power-loss-safe, mirrored, log-structured journal over a raw NOR block device.
+
+Pure logic: the block device (extended protocol, 4096-byte blocks) is passed in.
+See firmware/store/JOURNAL.md for the on-flash format and the reasoning.
+
+Usage after any exception from the device (power cut, OSError): call mount() again.
+"""
+from micropython import const
+import struct
+from binascii import crc32
+
+OK = const(0)
+REPAIRED = const(1)
+EMPTY = const(2)
+CRITICAL = const(3)
+
+_SEC = const(4096)
+_PAGE = const(256)
+_HDR = const(8)  # commit u8, type u8, len u16, seq u32
+_OVH = const(12)  # header + crc32
+_MAXP = const(2036)  # max payload: one entry <= 2048 bytes
+_K_AHEAD = const(2)  # sectors kept erased ahead of the head
+
+T_REC = const(1)  # record
+T_SNAPC = const(2)  # snapshot chunk
+T_SNAPE = const(3)  # snapshot end (commit): start_seq u32, total u32, crc u32
+T_FMT = const(4)  # format / RAM clear: empty base state
+
+# summary slots (one small list per logical sector, mount only)
+_S_FIRST = const(0)
+_S_LAST = const(1)
+_S_END = const(2)
+_S_CLEAN = const(3)
+_S_BADA = const(4)
+_S_BADB = const(5)
+_S_CONFLICT = const(6)
+_S_BSEQ = const(7)  # seq of newest base entry (SNAPE/FMT) in sector, 0 none
+_S_BSTART = const(8)  # seq where that base's data starts
+_S_BLEN = const(9)
+_S_BCRC = const(10)
+_S_BTYPE = const(11)
+
+
+class JournalFull(Exception):
+    pass
+
+
+class JournalCorrupt(Exception):
+    pass
+
+
+def _parse(mv, o, prev_seq):
+    """Entry at offset o of a sector image: (type, len, seq, crc) or None."""
+    if o + _OVH > _SEC or mv[o] != 0:
+        return None
+    t = mv[o + 1]
+    if t < T_REC or t > T_FMT:
+        return None
+    ln = mv[o + 2] | (mv[o + 3] << 8)
+    if ln > _MAXP or o + _OVH + ln > _SEC:
+        return None
+    seq = struct.unpack_from("<I", mv, o + 4)[0]
+    if prev_seq and seq != prev_seq + 1:
+        return None
+    c = struct.unpack_from("<I", mv, o + _HDR + ln)[0]
+    if crc32(mv[o + 1:o + _HDR + ln]) != c:
+        return None
+    return (t, ln, seq, c)
+
+
+def _blank(mv, o):
+    n = _SEC - o
+    return n <= 0 or bytes(mv[o:]) == b"\xff" * n
+
+
+class Journal:
+    def __init__(self, dev, nblocks=None, max_snapshot=24576, max_entries=0):
+        if dev.ioctl(5, 0) != _SEC:
+            raise ValueError("block size must be 4096")
+        if nblocks is None:
+            nblocks = dev.ioctl(4, 0)
+        self.dev = dev
+        self.m = m = nblocks // 2  # logical sectors; copy B at +m
+        if m < 2:
+            raise ValueError("need at least 4 blocks")
+        # sectors a snapshot of max_snapshot bytes needs (2 chunks per sector)
+        self._hard = (max_snapshot + 24 + 4071) // 4072 + 1
+        self._soft = self._hard + 1 + (_K_AHEAD if m > 8 else 0)
+        if self._hard + 1 > m:
+            raise ValueError("region too small for max_snapshot")
+        self.max_entries = max_entries
+        self._a = bytearray(_SEC)
+        self._b = bytearray(_SEC)
+        self._w = bytearray(_MAXP + _OVH + 2 * _PAGE)
+        self._c = bytearray(_PAGE)
+        self.first = [0] * m
+        self.last = [0] * m
+        self.ready = [False] * m
+        self.sync_erases = 0
+        self.erase_ops = 0
+        self.repairs = 0
+        self.status = None
+        self._reset_state()
+
+    def _reset_state(self):
+        m = self.m
+        for i in range(m):
+            self.first[i] = 0
+            self.last[i] = 0
+        self.head = m - 1
+        self.off = _SEC
+        self.nlive = 0
+        self.seq = 1  # next sequence number
+        self.base_seq = 0  # seq of newest SNAPE/FMT, 0 = none
+        self.base_type = 0
+        self.keep = 1  # oldest seq still needed
+        self.snap_start = 0
+        self.snap_len = 0
+        self.snap_crc = 0
+
+    # ------------------------------------------------------------------ mount
+    def _read_pair(self, s):
+        self.dev.readblocks(s, self._a, 0)
+        self.dev.readblocks(self.m + s, self._b, 0)
+
+    def _scan(self, s):
+        """Merged scan of logical sector s (both copies in self._a/_b)."""
+        self._read_pair(s)
+        a = memoryview(self._a)
+        b = memoryview(self._b)
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0]
+        o = 0
+        prev = 0
+        while o + _OVH <= _SEC:
+            ea = _parse(a, o, prev)
+            eb = _parse(b, o, prev)
+            if ea is not None and eb is not None:
+                if ea != eb:
+                    sm[_S_CONFLICT] = True
+                    break
+                e = ea
+                mv = a
+            elif ea is not None:
+                e = ea
+                mv = a
+                sm[_S_BADB] = True
+            elif eb is not None:
+                e = eb
+                mv = b
+                sm[_S_BADA] = True
+            else:
+                break
+            t, ln, seq = e[0], e[1], e[2]
+            if not sm[_S_FIRST]:
+                sm[_S_FIRST] = seq
+            sm[_S_LAST] = seq
+            if t == T_SNAPE and ln == 12:
+                st, tot, c = struct.unpack_from("<III", mv, o + _HDR)
+                sm[_S_BSEQ] = seq
+                sm[_S_BSTART] = st
+                sm[_S_BLEN] = tot
+                sm[_S_BCRC] = c
+                sm[_S_BTYPE] = T_SNAPE
+            elif t == T_FMT:
+                sm[_S_BSEQ] = seq
+                sm[_S_BSTART] = seq
+                sm[_S_BTYPE] = T_FMT
+            prev = seq
+            o += _OVH + ln
+        sm[_S_END] = o
+        sm[_S_CLEAN] = _blank(a, o) and _blank(b, o)
+        return sm
+
+    def mount(self):
+        self._reset_state()
+        m = self.m
+        for i in range(m):
+            self.ready[i] = False
+        sums = [self._scan(s) for s in range(m)]
+        h = -1
+        for s in range(m):
+            if sums[s][_S_LAST] and (h < 0 or sums[s][_S_LAST] > sums[h][_S_LAST]):
+                h = s
+        if h < 0:
+            self.status = EMPTY
+            return EMPTY
+        # walk back along the chain of contiguous sequence numbers
+        chain = [h]
+        cur = h
+        base = None
+        while True:
+            sc = sums[cur]
+            if base is None and sc[_S_BSEQ]:
+                base = sc
+            need = base[_S_BSTART] if base is not None else 1
+            if sc[_S_FIRST] <= need:
+                break
+            p = (cur - 1) % m
+            sp = sums[p]
+            if p == h or not sp[_S_LAST] or sp[_S_LAST] + 1 != sc[_S_FIRST]:
+                # chain broken before the needed start: data lost
+                self.status = CRITICAL
+                return CRITICAL
+            chain.append(p)
+            cur = p
+        hs = sums[h]
+        self.seq = hs[_S_LAST] + 1
+        bad = False
+        for s in chain:
+            sc = sums[s]
+            if sc[_S_CONFLICT]:
+                self.status = CRITICAL
+                return CRITICAL
+            self.first[s] = sc[_S_FIRST]
+            self.last[s] = sc[_S_LAST]
+        if base is not None:
+            self.base_seq = base[_S_BSEQ]
+            self.base_type = base[_S_BTYPE]
+            self.keep = base[_S_BSTART]
+            if base[_S_BTYPE] == T_SNAPE:
+                self.snap_start = base[_S_BSTART]
+                self.snap_len = base[_S_BLEN]
+                self.snap_crc = base[_S_BCRC]
+        self.head = h
+        self.nlive = len(chain)
+        self.off = hs[_S_END] if hs[_S_CLEAN] else _SEC
+        # repair damaged copies in the needed range
+        for s in chain:
+            sc = sums[s]
+            if sc[_S_BADA] or sc[_S_BADB]:
+                self._repair(s, sc[_S_END])
+                bad = True
+        if base is not None and base[_S_BTYPE] == T_SNAPE:
+            if self._check_snapshot() is None:
+                self.status = CRITICAL
+                return CRITICAL
+        if bad:
+            self.repairs += 1
+            self.status = REPAIRED
+        elif self.snap_len == 0 and self.base_type != T_SNAPE:
+            self.status = EMPTY
+        else:
+            self.status = OK
+        return self.status
+
+    def _repair(self, s, end):
+        """Rebuild both copies of sector s from the merged valid entries."""
+        self._read_pair(s)
+        a = memoryview(self._a)
+        b = memoryview(self._b)
+        o = 0
+        prev = 0
+        # merge into _a: take every entry from whichever copy is valid
+        while o < end:
+            ea = _parse(a, o, prev)
+            if ea is None:
+                eb = _parse(b, o, prev)
+                if eb is None:
+                    raise JournalCorrupt("repair lost sector %d" % s)
+                n = _OVH + eb[1]
+                a[o:o + n] = b[o:o + n]
+                ea = eb
+            prev = ea[2]
+            o += _OVH + ea[1]
+        for i in range(end, _SEC):
+            a[i] = 0xFF
+        npg = (end + _PAGE - 1) // _PAGE * _PAGE
+        mer = a[:npg]
+        # rewrite each copy that differs; B first so A (commit copy) stays
+        for phys, cur in ((self.m + s, self._b), (s, None)):
+            if cur is None:
+                cur = self._b
+                self.dev.readblocks(phys, cur, 0)
+            if bytes(memoryview(cur)[:npg]) == bytes(mer):
+                continue
+            old = int.from_bytes(memoryview(cur)[:npg], "big")
+            new = int.from_bytes(mer, "big")
+            if old & new != new or not _blank(memoryview(cur), npg):
+                self.dev.ioctl(6, phys)
+                self.erase_ops += 1
+            if npg:
+                self.dev.writeblocks(phys, mer, 0)
+
+    def _check_snapshot(self):
+        total = 0
+        c = 0
+        for t, seq, p in self._entries(self.snap_start):
+            if seq >= self.base_seq:
+                break
+            if t == T_SNAPC:
+                total += len(p)
+                c = crc32(p, c)
+        if total != self.snap_len or c != self.snap_crc:
+            return None
+        return True
+
+    # ---------------------------------------------------------------- reading
+    def _entries(self, from_seq):
+        """Yield (type, seq, payload memoryview) for live entries >= from_seq.
+
+        The payload view is only valid until the next iteration step.
+        """
+        m = self.m
+        s = (self.head - self.nlive + 1) % m
+        for _ in range(self.nlive):
+            if self.last[s] >= from_seq:
+                self.dev.readblocks(s, self._a, 0)
+                a = memoryview(self._a)
+                loaded_b = False
+                o = 0
+                prev = 0
+                while True:
+                    e = _parse(a, o, prev)
+                    mv = a
+                    if e is None:
+                        if prev == self.last[s]:
+                            break
+                        if not loaded_b:
+                            self.dev.readblocks(m + s, self._b, 0)
+                            loaded_b = True
+                        e = _parse(memoryview(self._b), o, prev)
+                        mv = memoryview(self._b)
+                        if e is None:
+                            raise JournalCorrupt("entry lost after mount")
+                    t, ln, seq = e[0], e[1], e[2]
+                    if seq >= from_seq:
+                        yield t, seq, mv[o + _HDR:o + _HDR + ln]
+                    prev = seq
+                    o += _OVH + ln
+                    if seq == self.last[s]:
+                        break
+            s = (s + 1) % m
+
+    def snapshot(self):
+        """Bytes of the newest valid snapshot, or None."""
+        if self.status is None or self.status == CRITICAL:
+            return None
+        if self.base_type != T_SNAPE:
+            return None
+        out = bytearray(self.snap_len)
+        n = 0
+        for t, seq, p in self._entries(self.snap_start):
+            if seq >= self.base_seq:
+                break
+            if t == T_SNAPC:
+                out[n:n + len(p)] = p
+                n += len(p)
+        if n != self.snap_len or crc32(out) != self.snap_crc:
+            raise JournalCorrupt("snapshot changed after mount")
+        return bytes(out)
+
+    def replay(self, fn):
+        """Call fn(payload) for each committed record after the snapshot."""
+        if self.status is None or self.status == CRITICAL:
+            return 0
+        n = 0
+        for t, seq, p in self._entries(self.base_seq + 1):
+            if t == T_REC:
+                fn(bytes(p))
+                n += 1
+        return n
+
+    # ---------------------------------------------------------------- writing
+    def _ensure(self):
+        if self.status is None or self.status == CRITICAL:
+            raise JournalCorrupt("journal not mounted or critical")
+
+    def _free(self):
+        return self.m - self.nlive
+
+    def _prepare(self, s):
+        self.dev.ioctl(6, s)
+        self.dev.ioctl(6, self.m + s)
+        self.erase_ops += 2
+        self.ready[s] = True
+
+    def _advance(self, reserve):
+        if self._free() <= reserve:
+            raise JournalFull("journal full: write a snapshot")
+        n = (self.head + 1) % self.m
+        if not self.ready[n]:
+            self._prepare(n)
+            self.sync_erases += 2
+        self.ready[n] = False
+        self.first[n] = 0
+        self.last[n] = 0
+        self.head = n
+        self.off = 0
+        self.nlive += 1
+
+    def _write(self, t, payload, reserve):
+        ln = len(payload)
+        if ln > _MAXP:
+            raise ValueError("payload too long")
+        need = _OVH + ln
+        if self.off + need > _SEC:
+            self._advance(reserve)
+        s = self.head
+        o = self.off
+        seq = self.seq
+        p0 = o & ~(_PAGE - 1)
+        p1 = (o + need + _PAGE - 1) & ~(_PAGE - 1)
+        w = memoryview(self._w)[:p1 - p0]
+        for i in range(p1 - p0):
+            w[i] = 0xFF
+        r = o - p0
+        struct.pack_into("<BBHI", w, r, 0xFF, t, ln, seq)
+        w[r + _HDR:r + _HDR + ln] = payload
+        struct.pack_into("<I", w, r + _HDR + ln, crc32(w[r + 1:r + _HDR + ln]))
+        dev = self.dev
+        dev.writeblocks(s, w, p0)  # copy A, uncommitted
+        c = self._c
+        for i in range(_PAGE):
+            c[i] = 0xFF
+        c[o & (_PAGE - 1)] = 0
+        dev.writeblocks(s, c, p0)  # commit marker in A: now committed
+        w[r] = 0
+        dev.writeblocks(self.m + s, w, p0)  # mirror B in one program
+        self.off = o + need
+        self.seq = seq + 1
+        if not self.first[s]:
+            self.first[s] = seq
+        self.last[s] = seq
+        return seq
+
+    def append(self, payload):
+        """Append one record; durable when this returns. Returns its seq."""
+        self._ensure()
+        return self._write(T_REC, payload, self._hard)
+
+    def write_snapshot(self, payload):
+        """Write a full-state snapshot; durable when this returns."""
+        self._ensure()
+        mv = memoryview(payload)
+        total = len(mv)
+        # refuse up front if it cannot fit (keep one sector of slack)
+        room = (_SEC - self.off) + (self._free() - 1) * 4072
+        if total + 2 * _OVH + _OVH * (total // 2000 + 2) > room:
+            raise JournalFull("no room for snapshot")
+        start = self.seq
+        c = 0
+        n = 0
+        while n < total:
+            space = _SEC - self.off - _OVH
+            if space < 64:
+                self._advance(0)
+                space = _SEC - _OVH
+            k = min(total - n, _MAXP, space)
+            self._write(T_SNAPC, mv[n:n + k], 0)
+            c = crc32(mv[n:n + k], c)
+            n += k
+        end = self._write(T_SNAPE, struct.pack("<III", start, total, c), 0)
+        self.base_seq = end
+        self.base_type = T_SNAPE
+        self.snap_start = start
+        self.snap_len = total
+        self.snap_crc = c
+        self._set_keep(start)
+        if self.status == EMPTY:
+            self.status = OK
+        return end
+
+    def _set_keep(self, keep):
+        self.keep = keep
+        m = self.m
+        while self.nlive > 1:
+            t = (self.head - self.nlive + 1) % m
+            if self.last[t] >= keep:
+                break
+            self.first[t] = 0
+            self.last[t] = 0
+            self.nlive -= 1
+
+    def format(self, erase_all=False):
+        """RAM clear. Normally one committed FMT entry (power-safe); with
+        erase_all (or when the journal is unreadable) erase everything first."""
+        if erase_all or self.status is None or self.status == CRITICAL:
+            for s in range(self.m):
+                self._prepare(s)
+            self._reset_state()
+            self.status = EMPTY
+        seq = self._write(T_FMT, b"", 0)
+        self.base_seq = seq
+        self.base_type = T_FMT
+        self.snap_len = 0
+        self._set_keep(seq)
+        self.status = EMPTY
+        return seq
+
+    # ------------------------------------------------------------ scheduling
+    def should_snapshot(self):
+        if self.status is None or self.status == CRITICAL:
+            return False
+        if self._free() <= self._soft:
+            return True
+        return bool(self.max_entries) and self.seq - 1 - self.base_seq >= self.max_entries
+
+    def _next_unready(self):
+        m = self.m
+        lim = min(_K_AHEAD, self._free())
+        for i in range(1, lim + 1):
+            s = (self.head + i) % m
+            if not self.ready[s]:
+                return s
+        return -1
+
+    def erase_pending(self):
+        if self.status is None or self.status == CRITICAL:
+            return False
+        return self._next_unready() >= 0
+
+    def erase_step(self):
+        """Erase (both copies of) the next sector the log will need. Returns
+        True if it erased something."""
+        if not self.erase_pending():
+            return False
+        self._prepare(self._next_unready())
+        return True
+
+    # ----------------------------------------------------------------- stats
+    def stats(self):
+        return {
+            "seq": self.seq - 1,
+            "entries_since_snapshot": self.seq - 1 - self.base_seq,
+            "live_sectors": self.nlive,
+            "free_sectors": self._free(),
+            "bytes_used": 0 if not self.nlive else (self.nlive - 1) * _SEC + min(self.off, _SEC),
+            "snapshot_bytes": self.snap_len,
+            "sync_erases": self.sync_erases,
+            "erase_ops": self.erase_ops,
+            "repairs": self.repairs,
+        }

@@ -1,0 +1,263 @@
+"""NOR flash model with MicroPython's extended block-device protocol (host mock).
+
+Runs on CPython and on the MicroPython unix port. Models: 4 KiB erase sectors
+(erase -> 0xFF), programs that can only clear bits, 256-byte aligned whole-page
+programs (as rp2 flash_range_program), counters, deterministic torn program/erase
+on a power cut, bit rot, optional file backing, and sub-range views.
+"""
+from micropython import const
+
+SECTOR = const(4096)
+PAGE = const(256)
+
+
+class PowerCut(Exception):
+    pass
+
+
+class _Rng:
+    """xorshift32: identical sequences on CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.s = (seed & 0xFFFFFFFF) or 0x9E3779B9
+
+    def next(self):
+        s = self.s
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self.s = s
+        return s
+
+    def below(self, n):
+        return self.next() % n
+
+
+class NorFlash:
+    def __init__(self, size, path=None, seed=1):
+        if size % SECTOR:
+            raise ValueError("size must be a multiple of 4096")
+        self.size = size
+        self.nsectors = size // SECTOR
+        self.data = bytearray(b"\xff" * size)
+        self._mv = memoryview(self.data)
+        self.path = path
+        self._f = None
+        self.rng = _Rng(seed)
+        self.reset_counters()
+        self._cut = 0  # ops left until the torn one; 0 = no cut armed
+        self.dead = False
+        if path is not None:
+            try:
+                f = open(path, "r+b")
+                n = f.readinto(self.data)
+                if n != size:
+                    # short file: pad with erased bytes
+                    f.seek(0)
+                    f.write(self.data)
+            except OSError:
+                f = open(path, "w+b")
+                f.write(self.data)
+            f.flush()
+            self._f = f
+
+    # ---- counters -------------------------------------------------------
+    def reset_counters(self):
+        self.programs = 0
+        self.bytes_programmed = 0
+        self.erases = 0
+        self.erase_counts = [0] * self.nsectors
+        self.bytes_read = 0
+        self.ops = 0  # program + erase operations (what cut_after counts)
+
+    # ---- fault injection --------------------------------------------------
+    def cut_after(self, n):
+        """The n-th program/erase from now (n >= 1) is torn, then PowerCut."""
+        if n < 1:
+            raise ValueError("n >= 1")
+        self._cut = n
+
+    def power_on(self):
+        self.dead = False
+        self._cut = 0
+
+    def flip_bit(self, byte_offset, bit):
+        self.data[byte_offset] ^= 1 << bit
+        self._persist(byte_offset, 1)
+
+    def _check_alive(self):
+        if self.dead:
+            raise PowerCut("flash is powered off")
+
+    def _tick(self):
+        """Count one op; True if this op must be torn."""
+        self.ops += 1
+        if self._cut:
+            self._cut -= 1
+            if self._cut == 0:
+                return True
+        return False
+
+    def _persist(self, addr, n):
+        f = self._f
+        if f is not None:
+            f.seek(addr)
+            f.write(self._mv[addr:addr + n])
+            f.flush()
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    # ---- primitive operations (absolute addresses) ------------------------
+    def read(self, addr, buf):
+        self._check_alive()
+        n = len(buf)
+        if addr < 0 or addr + n > self.size:
+            raise ValueError("read out of range")
+        buf[:] = self._mv[addr:addr + n]
+        self.bytes_read += n
+
+    def program(self, addr, buf):
+        self._check_alive()
+        n = len(buf)
+        if addr % PAGE or n % PAGE or n == 0:
+            raise ValueError("program must be 256-byte aligned, whole pages")
+        if addr < 0 or addr + n > self.size:
+            raise ValueError("program out of range")
+        old = int.from_bytes(self._mv[addr:addr + n], "big")
+        new = int.from_bytes(buf, "big")
+        res = old & new
+        if res != new:
+            # 0xFF bytes mean "leave unchanged" (page sharing); any other byte
+            # that needs a 0->1 bit change is an error
+            d = (res ^ new).to_bytes(n, "big")
+            for i in range(n):
+                if d[i] and buf[i] != 0xFF:
+                    raise ValueError("program needs a 0->1 bit change at 0x%x" % (addr + i))
+        res = res.to_bytes(n, "big")
+        torn = self._tick()
+        self.programs += 1
+        self.bytes_programmed += n
+        if not torn:
+            self.data[addr:addr + n] = res
+            self._persist(addr, n)
+            return
+        buf = res
+        # torn: only part of the bits that should clear are cleared
+        rng = self.rng
+        mode = rng.below(4)
+        if mode == 1:  # all landed, but the caller never sees the return
+            self.data[addr:addr + n] = buf
+        elif mode >= 2:
+            start = rng.below(n) if mode == 3 else 0
+            d = self.data
+            for i in range(start, n):
+                if mode == 3 and i - start > PAGE:
+                    break
+                want = buf[i]
+                if want != d[addr + i]:
+                    # clear a random subset of the bits to be cleared
+                    d[addr + i] = d[addr + i] & (want | (rng.next() & 0xFF))
+            if mode == 3:  # bytes before start landed fully (page by page)
+                self.data[addr:addr + start] = buf[:start]
+        self._persist(addr, n)
+        self.dead = True
+        raise PowerCut("torn program at 0x%x" % addr)
+
+    def erase(self, sector):
+        self._check_alive()
+        if sector < 0 or sector >= self.nsectors:
+            raise ValueError("erase out of range")
+        torn = self._tick()
+        self.erases += 1
+        self.erase_counts[sector] += 1
+        a = sector * SECTOR
+        if not torn:
+            self._mv[a:a + SECTOR] = b"\xff" * SECTOR
+            self._persist(a, SECTOR)
+            return
+        rng = self.rng
+        mode = rng.below(4)
+        d = self.data
+        if mode == 1:
+            self._mv[a:a + SECTOR] = b"\xff" * SECTOR
+        elif mode >= 2:
+            # neither intact nor erased: some bytes erased, some bits random
+            for i in range(a, a + SECTOR):
+                r = rng.next()
+                k = r & 3
+                if k == 1:
+                    d[i] = 0xFF
+                elif k == 2:
+                    d[i] |= (r >> 8) & 0xFF
+                elif k == 3 and mode == 3:
+                    d[i] = (r >> 16) & 0xFF
+        self._persist(a, SECTOR)
+        self.dead = True
+        raise PowerCut("torn erase of sector %d" % sector)
+
+    # ---- extended block-device protocol -----------------------------------
+    def readblocks(self, n, buf, offset=0):
+        self.read(n * SECTOR + offset, buf)
+
+    def writeblocks(self, n, buf, offset=None):
+        if offset is None:
+            nb = (len(buf) + SECTOR - 1) // SECTOR
+            for i in range(nb):
+                self.erase(n + i)
+            offset = 0
+        self.program(n * SECTOR + offset, buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.nsectors
+        if op == 5:
+            return SECTOR
+        if op == 6:
+            self.erase(arg)
+            return 0
+        if op in (1, 2, 3):
+            return 0
+        return None
+
+    def region(self, start_block, nblocks):
+        return NorRegion(self, start_block, nblocks)
+
+
+class NorRegion:
+    """Sub-range view with the same protocol (like rp2.Flash(start=, len=))."""
+
+    def __init__(self, flash, start_block, nblocks):
+        if start_block < 0 or start_block + nblocks > flash.nsectors:
+            raise ValueError("region out of range")
+        self.flash = flash
+        self.start = start_block
+        self.nblocks = nblocks
+
+    def _addr(self, n, offset, length):
+        if n < 0 or n * SECTOR + offset + length > self.nblocks * SECTOR:
+            raise ValueError("out of region")
+        return (self.start + n) * SECTOR + offset
+
+    def readblocks(self, n, buf, offset=0):
+        self.flash.read(self._addr(n, offset, len(buf)), buf)
+
+    def writeblocks(self, n, buf, offset=None):
+        if offset is None:
+            nb = (len(buf) + SECTOR - 1) // SECTOR
+            for i in range(nb):
+                self.ioctl(6, n + i)
+            offset = 0
+        self.flash.program(self._addr(n, offset, len(buf)), buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.nblocks
+        if op == 6:
+            if arg < 0 or arg >= self.nblocks:
+                raise ValueError("erase out of region")
+            self.flash.erase(self.start + arg)
+            return 0
+        return self.flash.ioctl(op, arg)
