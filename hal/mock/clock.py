@@ -1,0 +1,54 @@
+"""Host clocks: FakeClock (tests advance it) and RealClock (interactive runs)."""
+import time
+
+from hal.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+
+_DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
+
+
+class FakeClock:
+    """Time moves only by advance(ms) / sleep_ms(ms). now() = start_s + ms//1000."""
+
+    ticks_diff = staticmethod(ticks_diff)
+    ticks_add = staticmethod(ticks_add)
+
+    def __init__(self, start_ms=0, start_s=_DEFAULT_EPOCH):
+        self._t = start_ms % TICKS_PERIOD
+        self._elapsed = 0
+        self.start_s = start_s
+        self.set_by_host = True
+
+    def ticks_ms(self):
+        return self._t
+
+    def advance(self, ms):
+        self._t = ticks_add(self._t, ms)
+        self._elapsed += ms
+
+    sleep_ms = advance
+
+    def now(self):
+        return self.start_s + self._elapsed // 1000
+
+
+class RealClock:
+    ticks_diff = staticmethod(ticks_diff)
+    ticks_add = staticmethod(ticks_add)
+
+    def __init__(self):
+        self.set_by_host = True
+        tm = getattr(time, "ticks_ms", None)
+        if tm is None:
+            mono = getattr(time, "monotonic")
+            self._tm = lambda: int(mono() * 1000) % TICKS_PERIOD
+        else:
+            self._tm = tm
+
+    def ticks_ms(self):
+        return self._tm()
+
+    def sleep_ms(self, ms):
+        time.sleep(ms / 1000)
+
+    def now(self):
+        return int(time.time())

@@ -1,0 +1,113 @@
+"""Mock technician serial: in-memory pipe (tests) or a local socket (tools).
+
+Both have non-blocking read(buf) -> n and write(data) -> n.
+"""
+import socket
+
+
+class LoopSerial:
+    """Firmware side read/write; the test is the host: host_write/host_read."""
+
+    def __init__(self):
+        self._rx = bytearray()  # host -> firmware
+        self._tx = bytearray()  # firmware -> host
+
+    def read(self, buf):
+        n = min(len(buf), len(self._rx))
+        if n:
+            buf[:n] = self._rx[:n]
+            self._rx = self._rx[n:]
+        return n
+
+    def write(self, data):
+        self._tx += data
+        return len(data)
+
+    def host_write(self, data):
+        self._rx += data
+
+    def host_read(self):
+        out = bytes(self._tx)
+        self._tx = bytearray()
+        return out
+
+
+def _recv_into(sock, buf):
+    fn = getattr(sock, "recv_into", None)
+    if fn is not None:  # CPython
+        return fn(buf)
+    n = sock.readinto(buf)  # MicroPython: None when nothing is there
+    if n is None:
+        raise OSError(11)
+    return n
+
+
+class SocketSerial:
+    """Listens on "tcp:HOST:PORT" (PORT 0 = any free port, see `.address`) or
+    "unix:PATH"; one client at a time, everything non-blocking."""
+
+    def __init__(self, spec):
+        kind, _, rest = spec.partition(":")
+        if kind == "tcp":
+            host, _, port = rest.rpartition(":")
+            fam = socket.AF_INET
+            addr = socket.getaddrinfo(host or "127.0.0.1", int(port))[0][-1]
+        elif kind == "unix":
+            fam = socket.AF_UNIX
+            addr = rest
+            try:
+                import os
+
+                os.remove(rest)
+            except OSError:
+                pass
+        else:
+            raise ValueError("serial spec: tcp:HOST:PORT or unix:PATH")
+        s = socket.socket(fam, socket.SOCK_STREAM)
+        if fam == socket.AF_INET:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(addr)
+        s.listen(1)
+        s.setblocking(False)
+        self._srv = s
+        self._cli = None
+        self.address = s.getsockname() if hasattr(s, "getsockname") else addr
+
+    def _accept(self):
+        if self._cli is None:
+            try:
+                c, _ = self._srv.accept()
+            except OSError:
+                return None
+            c.setblocking(False)
+            self._cli = c
+        return self._cli
+
+    def read(self, buf):
+        c = self._accept()
+        if c is None:
+            return 0
+        try:
+            n = _recv_into(c, buf)
+        except OSError:
+            return 0
+        if n == 0:  # peer closed
+            c.close()
+            self._cli = None
+        return n
+
+    def write(self, data):
+        c = self._accept()
+        if c is None:
+            return 0
+        try:
+            return c.send(data) or 0
+        except OSError:
+            c.close()
+            self._cli = None
+            return 0
+
+    def close(self):
+        if self._cli is not None:
+            self._cli.close()
+        self._srv.close()
