@@ -29,6 +29,7 @@ DOOR_CLOSED_BIT = const(1 << 18)
 AUDIT_KEY_BIT = const(1 << 19)
 TILT_BIT = const(1 << 20)
 INPUT_BYTES = const(3)
+SHAKER_PWM_HZ = const(20_000)  # above hearing
 
 
 class ShiftInputs:
@@ -120,3 +121,37 @@ class HardwareBoard:
 
     def _tilt_raw(self):
         return 1 if self.inputs.read() & TILT_BIT else 0
+
+
+def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms):
+    """Create the parts whose wiring is the same on every port.
+
+    `machine` is the port's machine module (passed in so this file stays
+    platform-free), `pins` has SHAKER, SR_SCK, SR_MOSI, SR_MISO, SR_LOAD, SDA,
+    SCL, LAMPS (tuple RED, AMBER, GREEN, WHITE), INHIBIT, MOTION.
+    Returns (set_duty, inputs, display, lamp_outputs, set_inhibit, motion).
+    """
+    from hal.pulses import IrqCounter
+    from hal.ssd1306 import SSD1306_I2C
+
+    Pin = machine.Pin
+    pwm = machine.PWM(Pin(pins.SHAKER), freq=SHAKER_PWM_HZ, duty_u16=0)
+
+    def set_duty(permille):
+        pwm.duty_u16(permille * 65535 // 1000)
+
+    spi = machine.SPI(spi_id, baudrate=1_000_000, polarity=0, phase=0,
+                      sck=Pin(pins.SR_SCK), mosi=Pin(pins.SR_MOSI), miso=Pin(pins.SR_MISO))
+    load = Pin(pins.SR_LOAD, Pin.OUT, value=1)
+    i2c = machine.I2C(0, sda=Pin(pins.SDA), scl=Pin(pins.SCL), freq=400_000)
+    lamps = tuple(Pin(p, Pin.OUT, value=0).value for p in pins.LAMPS)
+    inhibit = Pin(pins.INHIBIT, Pin.OUT, value=1)  # inhibited from power-up
+
+    def set_inhibit(flag):
+        inhibit.value(1 if flag else 0)
+
+    motion = None
+    if motion_sensor:
+        motion = IrqCounter(ticks_ms)
+        Pin(pins.MOTION, Pin.IN, Pin.PULL_UP).irq(motion.handler, Pin.IRQ_FALLING, hard=True)
+    return set_duty, ShiftInputs(spi, load), SSD1306_I2C(i2c), lamps, set_inhibit, motion

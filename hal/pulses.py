@@ -79,3 +79,29 @@ class Activity:
             self._last_count = c
             self._last_change = now
         return ticks_diff(now, self._last_change) <= self._window
+
+
+class PolledCounter:
+    """Wraps a hardware counter (rp2 PIO, esp32 PCNT) read by `read_count()`.
+
+    The hardware never misses a pulse; `last_ms()` is the time a change was
+    first seen by count(), so it is as precise as the polling rate.
+    """
+
+    def __init__(self, read_count, ticks_ms):
+        self._read = read_count
+        self._ticks = ticks_ms
+        self._n = read_count()
+        self._base = self._n
+        self._last = None
+
+    def count(self):
+        n = self._read()
+        if n != self._n:
+            self._n = n
+            self._last = self._ticks()
+        return n - self._base
+
+    def last_ms(self):
+        self.count()
+        return self._last

@@ -1,0 +1,67 @@
+"""Board for an ESP32 (WROOM-32 module). Pin map: hal/REFERENCE.md."""
+import esp32
+import machine
+from machine import UART, WDT, Counter, Pin
+from micropython import const
+
+from hal.clock import Clock
+from hal.common import HardwareBoard, UartSerial, wire_common
+from hal.pulses import PolledCounter
+
+PULSE_FILTER_NS = const(12_000)  # longest PCNT glitch filter (1023 APB cycles)
+JOURNAL_LABEL = "journal"
+
+
+class Pins:
+    LAMPS = (13, 14, 32, 4)  # RED, AMBER, GREEN, WHITE
+    PRN_TX = const(17)  # UART2 -> printer
+    PRN_RX = const(16)
+    TECH_TX = const(33)  # UART1 -> technician port
+    TECH_RX = const(34)
+    SDA = const(21)  # I2C0 -> SSD1306
+    SCL = const(22)
+    BILL = const(35)  # PCNT unit 0 (input-only pin, external pull-up)
+    COIN = const(39)  # PCNT unit 1 (input-only pin, external pull-up)
+    INHIBIT = const(27)
+    MOTION = const(26)
+    SHAKER = const(25)
+    SR_SCK = const(18)  # SPI2 <- 74HC165 chain
+    SR_MISO = const(19)
+    SR_MOSI = const(23)  # not connected
+    SR_LOAD = const(5)
+
+
+def journal_partition():
+    """The raw data partition labelled "journal" (block_size 4096 so that
+    ioctl(6) erases), or None if the partition table has none."""
+    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label=JOURNAL_LABEL, block_size=4096)
+    return found[0] if found else None
+
+
+def _pcnt_reader(unit, pin_no):
+    c = Counter(unit, Pin(pin_no, Pin.IN), edge=Counter.FALLING, filter_ns=PULSE_FILTER_NS)
+    return c.value
+
+
+def _make_wdt(ms):
+    return WDT(timeout=ms)
+
+
+class Board(HardwareBoard):
+    """Options: wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+    motion_sensor=True, journal=True."""
+
+    platform = "esp32"
+
+    def __init__(self, wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+                 motion_sensor=True, journal=True):
+        clock = Clock()
+        set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
+            machine, Pins, 2, motion_sensor, clock.ticks_ms)
+        bill = PolledCounter(_pcnt_reader(0, Pins.BILL), clock.ticks_ms)
+        coin = PolledCounter(_pcnt_reader(1, Pins.COIN), clock.ticks_ms)
+        printer_uart = UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)
+        tech = UartSerial(UART(1, tech_baud, tx=Pins.TECH_TX, rx=Pins.TECH_RX))
+        flash = journal_partition() if journal else None
+        HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
+                               bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)

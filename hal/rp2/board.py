@@ -1,0 +1,55 @@
+"""Board for the Raspberry Pi Pico (RP2040). Pin map: hal/REFERENCE.md."""
+import machine
+from machine import UART, WDT, Pin
+from micropython import const
+
+from hal.clock import Clock
+from hal.common import HardwareBoard, UartSerial, wire_common
+from hal.pulses import PolledCounter
+from hal.rp2 import storage
+from hal.rp2.pio_counter import PioCounter
+
+WDT_MAX_MS = const(8_388)
+
+
+class Pins:
+    TECH_TX = const(0)  # UART0 -> technician port
+    TECH_RX = const(1)
+    PRN_TX = const(4)  # UART1 -> printer
+    PRN_RX = const(5)
+    LAMPS = (2, 3, 6, 7)  # RED, AMBER, GREEN, WHITE
+    SDA = const(8)  # I2C0 -> SSD1306
+    SCL = const(9)
+    BILL = const(10)  # PIO0 SM0
+    COIN = const(11)  # PIO0 SM1
+    INHIBIT = const(12)
+    MOTION = const(14)
+    SHAKER = const(15)  # PWM7 B
+    SR_MISO = const(16)  # SPI0 RX <- 74HC165 QH
+    SR_LOAD = const(17)  # 74HC165 SH/LD
+    SR_SCK = const(18)
+    SR_MOSI = const(19)  # SPI0 TX, not connected
+
+
+def _make_wdt(ms):
+    return WDT(timeout=min(ms, WDT_MAX_MS))
+
+
+class Board(HardwareBoard):
+    """Options: wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+    motion_sensor=True, journal=True (needs the frozen _boot.py layout)."""
+
+    platform = "rp2"
+
+    def __init__(self, wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+                 motion_sensor=True, journal=True):
+        clock = Clock()
+        set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
+            machine, Pins, 0, motion_sensor, clock.ticks_ms)
+        bill = PolledCounter(PioCounter(0, Pins.BILL).read, clock.ticks_ms)
+        coin = PolledCounter(PioCounter(1, Pins.COIN).read, clock.ticks_ms)
+        printer_uart = UART(1, printer_baud, tx=Pin(Pins.PRN_TX), rx=Pin(Pins.PRN_RX))
+        tech = UartSerial(UART(0, tech_baud, tx=Pin(Pins.TECH_TX), rx=Pin(Pins.TECH_RX)))
+        flash = storage.journal_device() if journal else None
+        HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
+                               bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
