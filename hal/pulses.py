@@ -46,16 +46,17 @@ class Money:
     """
 
     def __init__(self, bill, coin, set_inhibit):
-        self._src = (bill, coin)
+        self._bill = bill
+        self._coin = coin
         self._set_inhibit = set_inhibit
         self.inhibited = True
         set_inhibit(True)
 
     def counts(self):
-        return self._src[0].count(), self._src[1].count()
+        return self._bill.count(), self._coin.count()
 
     def last_pulse_ms(self, channel):
-        return self._src[channel].last_ms()
+        return (self._coin if channel == COIN else self._bill).last_ms()
 
     def inhibit(self, flag):
         self.inhibited = bool(flag)

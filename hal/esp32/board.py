@@ -32,9 +32,10 @@ class Pins:
 
 
 def journal_partition():
-    """The raw data partition labelled "journal" (block_size 4096 so that
-    ioctl(6) erases), or None if the partition table has none."""
-    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label=JOURNAL_LABEL, block_size=4096)
+    """The raw data partition labelled "journal", or None if the partition
+    table has none. find() uses block_size=4096 by default: only then does
+    ioctl(6) erase (smaller sizes go through a non-power-safe cache)."""
+    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, 0xFF, label=JOURNAL_LABEL)
     return found[0] if found else None
 
 

@@ -12,6 +12,11 @@ from micropython import const
 
 _SM_FREQ = const(10_000)
 
+# Typing only: the PIO DSL names exist inside @asm_pio functions at run time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rp2.asm_pio import invert, jmp, label, mov, nop, pin, wait, wrap, wrap_target, x, y, y_dec
+
 
 @rp2.asm_pio()
 def _falling_counter():

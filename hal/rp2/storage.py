@@ -16,7 +16,10 @@ JOURNAL_LEN = const(256 * 1024)
 
 
 def total_len():
-    return rp2.Flash().ioctl(4, 0) * BLOCK
+    blocks = rp2.Flash().ioctl(4, 0)
+    if not blocks:
+        raise OSError(19)  # ENODEV
+    return blocks * BLOCK
 
 
 def fs_len():
