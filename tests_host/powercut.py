@@ -117,6 +117,8 @@ def drive(j, model, payloads, prog, skip=0, idle_erase=True):
         if i < skip:
             i += 1
             continue
+        if j.should_snapshot():  # e.g. right after a reboot
+            j.write_snapshot(model.dump())
         prog.inflight = True
         j.append(p)
         prog.inflight = False

@@ -68,6 +68,16 @@ def _parse(mv, o, prev_seq):
     return (t, ln, seq, c)
 
 
+def _later(mv, o, last):
+    """True if a valid entry newer than `last` starts anywhere after offset o."""
+    for p in range(o + 1, _SEC - _OVH + 1):
+        if mv[p] == 0 and T_REC <= mv[p + 1] <= T_FMT:
+            e = _parse(mv, p, 0)
+            if e is not None and e[2] > last:
+                return True
+    return False
+
+
 def _blank(mv, o):
     n = _SEC - o
     return n <= 0 or bytes(mv[o:]) == b"\xff" * n
@@ -169,6 +179,10 @@ class Journal:
             o += _OVH + ln
         sm[_S_END] = o
         sm[_S_CLEAN] = _blank(a, o) and _blank(b, o)
+        if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or _later(b, o, sm[_S_LAST])):
+            # a bad entry with valid newer ones after it: lost data, not a
+            # torn tail (after a torn write nothing more goes in that sector)
+            sm[_S_CONFLICT] = True
         return sm
 
     def mount(self):
