@@ -1,0 +1,72 @@
+"""Operator configuration: the settings list is data.
+
+Each setting: (key, default, low, high, money) where `money` marks settings
+that would change the value of money already on the station, so they are
+refused while credits or bets are on it. Strings have low/high = max length.
+"""
+CONFIG = (
+    ("profile", "table", 1, 8, True),
+    ("odds_mult", 0, 0, 100, True),        # 0 = the profile's own odds multiples
+    ("min_bet", 0, 0, 100000, True),       # 0 = the profile's own limits
+    ("max_bet", 0, 0, 100000, True),
+    ("bet_timer_s", 15, 5, 120, False),
+    ("shake_ms", 4000, 1000, 15000, False),
+    ("settle_ms", 600, 200, 5000, False),
+    ("credit_cents", 100, 1, 10000, True),
+    ("bill_pulse", 1, 1, 100, True),       # credits per bill-validator pulse
+    ("coin_pulse", 1, 1, 100, True),       # credits per coin-acceptor pulse
+    ("credit_limit", 5000, 1, 10 ** 9, False),
+    ("handpay_limit", 1200, 1, 10 ** 9, False),
+    ("jackpot_limit", 0, 0, 10 ** 9, False),  # 0 = off; a bigger win locks for a handpay
+    ("cocked_lockup", 3, 1, 20, False),
+    ("stuck_lockup", 3, 1, 20, False),
+    ("station", "CRAPS-01", 1, 12, False),
+)
+
+INDEX = {}
+for _i in range(len(CONFIG)):
+    INDEX[CONFIG[_i][0]] = _i
+
+
+def defaults():
+    return {c[0]: c[1] for c in CONFIG}
+
+
+def parse(key, text):
+    """(ok, value) for a setting given as text; checks type and range."""
+    i = INDEX.get(key)
+    if i is None:
+        return False, "unknown setting"
+    name, default, low, high, money = CONFIG[i]
+    if isinstance(default, str):
+        if not 1 <= len(text) <= high or not all(32 < ord(ch) < 127 for ch in text):
+            return False, "1-%d printable characters" % high
+        return True, text
+    try:
+        value = int(text)
+    except ValueError:
+        return False, "a whole number"
+    if not low <= value <= high:
+        return False, "between %d and %d" % (low, high)
+    return True, value
+
+
+def profile_overrides(cfg):
+    """Engine overrides for the configured odds multiple and bet limits."""
+    from firmware.rules import profiles as P
+    from firmware.rules import wagers as W
+    over = {}
+    if cfg["odds_mult"]:
+        over["odds_mult"] = cfg["odds_mult"]
+    if cfg["min_bet"] or cfg["max_bet"]:
+        base = P.PROFILES[cfg["profile"]]["limits"]
+        lim = {}
+        for k in range(W.COUNT):
+            lo, hi, mult = base[k]
+            if cfg["min_bet"] and k not in W.ODDS_BASE:
+                lo = max(lo, cfg["min_bet"])
+            if cfg["max_bet"] and (hi or k not in W.ODDS_BASE):
+                hi = cfg["max_bet"]
+            lim[W.NAMES[k]] = (lo, hi, mult)
+        over["limits"] = lim
+    return over

@@ -1,0 +1,82 @@
+"""Event log: a fixed ring of (time, code, arg); the newest are never lost.
+
+The ring is one pre-allocated bytearray so logging never allocates.
+"""
+import struct
+from micropython import const
+
+CAPACITY = const(256)
+_SLOT = const(9)
+_FMT = "<IBI"
+
+# code -> text shown in the audit menu and the read-out.
+NAMES = (
+    "none", "power up", "door open", "door closed", "audit key on", "audit key off",
+    "tilt", "tilt cleared", "cocked dice", "dice did not move", "malfunction",
+    "critical memory", "RAM clear", "config change", "cashout ticket", "handpay",
+    "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
+    "bill in", "printer fault", "shaker fault", "game voided", "coin in",
+    "memory repaired", "aggregate min",
+)
+POWER_UP = const(1)
+DOOR_OPEN = const(2)
+DOOR_CLOSE = const(3)
+AUDIT_ON = const(4)
+AUDIT_OFF = const(5)
+TILT = const(6)
+TILT_CLEAR = const(7)
+COCKED = const(8)
+STUCK = const(9)
+MALFUNCTION = const(10)
+CRITICAL = const(11)
+RAM_CLEAR = const(12)
+CONFIG = const(13)
+CASHOUT = const(14)
+HANDPAY = const(15)
+HANDPAY_RESET = const(16)
+JACKPOT = const(17)
+FAULT_CLEAR = const(18)
+PIN_FAIL = const(19)
+PIN_LOCKOUT = const(20)
+BILL_IN = const(21)
+PRINTER_FAULT = const(22)
+SHAKER_FAULT = const(23)
+VOID = const(24)
+COIN_IN = const(25)
+REPAIRED = const(26)
+AGG_MIN = const(27)
+
+
+def name(code):
+    return NAMES[code] if 0 <= code < len(NAMES) else "event %d" % code
+
+
+class EventLog:
+    def __init__(self):
+        self.buf = bytearray(CAPACITY * _SLOT)
+        self.head = 0    # next slot to write
+        self.count = 0
+        self.total = 0   # events ever logged, for read-out numbering
+
+    def log(self, time, code, arg=0):
+        struct.pack_into(_FMT, self.buf, self.head * _SLOT, time, code, arg & 0xFFFFFFFF)
+        self.head = (self.head + 1) % CAPACITY
+        if self.count < CAPACITY:
+            self.count += 1
+        self.total += 1
+
+    def get(self, i):
+        """i-th newest event (0 = newest) as (number, time, code, arg)."""
+        slot = (self.head - 1 - i) % CAPACITY
+        t, c, a = struct.unpack_from(_FMT, self.buf, slot * _SLOT)
+        return self.total - i, t, c, a
+
+    def encode(self):
+        return struct.pack("<HHI", self.head, self.count, self.total) + bytes(self.buf)
+
+    def load(self, data):
+        if len(data) != 8 + len(self.buf):
+            return False
+        self.head, self.count, self.total = struct.unpack_from("<HHI", data, 0)
+        self.buf[:] = data[8:]
+        return self.head < CAPACITY and self.count <= CAPACITY

@@ -1,0 +1,418 @@
+"""The cabinet's money and game state, folded from journal records.
+
+`apply(payload)` is the only way state changes, live and during recovery, so
+a record replayed after a power cut settles exactly as it did the first time.
+Pure: no clocks (times come in records), no I/O.
+"""
+import struct
+from micropython import const
+from firmware.rules import reasons as R
+from firmware.rules import profiles as P
+from firmware.rules import wagers as W
+from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
+from firmware.store import records as T
+from firmware.store import events as E
+from firmware.store import config as C
+from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE
+from firmware.store.recall import Recall, encode_game, VOIDED, NO_ACTION
+
+BETTING = const(0)
+CLOSED = const(1)       # bets closed; the dice are (re)shaken until a result
+
+LK_NONE = const(0)
+LK_HANDPAY = const(1)
+LK_JACKPOT = const(2)
+LK_MALFUNCTION = const(3)
+LK_SHAKER = const(4)
+LK_PRINTER = const(5)
+LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT")
+
+BAD_RECORD = const(-1)
+MONEY_ON_TABLE = const(-2)
+BAD_SETTING = const(-3)
+_SNAP_VERSION = const(1)
+_MISC = "<BBBBBBBIQQI"
+CONFIG_HISTORY = const(32)
+
+
+class Ledger:
+    def __init__(self):
+        self.config = C.defaults()
+        self.table = Table(self._profile())
+        self.meters = Meters()
+        self.recall = Recall()
+        self.events = E.EventLog()
+        self.conf_history = []   # (time, index, old text, new text), newest last
+        self.phase = BETTING
+        self.lock = LK_NONE
+        self.lock_arg = 0
+        self.door_open = False
+        self.tilt = False
+        self.audit = False
+        self.rerolls = 0        # re-shakes of the current game
+        self.cocked_run = 0     # consecutive cocked/unreadable results
+        self.stuck_run = 0      # consecutive shakes where the dice did not move
+        self.game_no = 0
+        self.credits_at_close = 0
+        self.last_game = None   # settled tuples of the newest roll, for the display
+        self.last_error = ""
+
+    def _profile(self):
+        return P.get(self.config["profile"], C.profile_overrides(self.config))
+
+    # ---- what the controller asks --------------------------------------
+    def suspended(self):
+        """Why play is suspended ('' when it is not)."""
+        if self.lock:
+            return LOCK_NAMES[self.lock]
+        if self.door_open:
+            return "DOOR OPEN"
+        if self.tilt:
+            return "TILT"
+        if self.audit:
+            return "AUDIT"
+        return ""
+
+    def money_on_table(self):
+        return self.table.credits > 0 or bool(self.table.bets)
+
+    def balance_check(self):
+        """Credits in hand minus what the meters say they must be: 0 or a bug."""
+        m = self.meters
+        expect = (m.get("total_in") - m.get("total_out") + m.get("won")
+                  + m.get("returned") - m.get("wagered") - m.get("vig"))
+        return self.table.credits - expect
+
+    # ---- the reducer ---------------------------------------------------
+    def apply(self, payload):
+        rec = T.unpack(payload)
+        if rec is None:
+            return BAD_RECORD
+        rtype, time, fields, tail = rec
+        return _APPLY[rtype](self, time, fields, tail)
+
+    def _credit(self, time, f, tail):
+        source, amount = f
+        if amount <= 0 or source not in (T.SRC_BILL, T.SRC_COIN):
+            return R.BAD_AMOUNT
+        self.table.credit(amount)
+        m = self.meters
+        m.add("total_in", amount)
+        if source == T.SRC_BILL:
+            m.add("bills_in", amount)
+            for i in range(len(BILL_DENOMS)):
+                if BILL_DENOMS[i] == amount:
+                    m.add(BILLS_BASE + i)
+        else:
+            m.add("coins_in", amount)
+        return R.OK
+
+    def _playable(self):
+        if self.suspended():
+            return R.LOCKED
+        if self.phase != BETTING:
+            return R.BETS_CLOSED
+        return R.OK
+
+    def _bet(self, time, f, tail):
+        code = self._playable()
+        if code:
+            return code
+        kind, number, amount = f
+        code = self.table.place(kind, amount, number)
+        if code == R.OK:
+            self.meters.add("wagered", amount)
+            self.meters.add(BET_BASE + kind, amount)
+            self.meters.add("vig", self.table.last_vig)
+        return code
+
+    def _returning(self, op):
+        """Runs a table operation that gives credits back; meters the return."""
+        before = self.table.credits
+        code = op()
+        if code == R.OK:
+            self.meters.add("returned", self.table.credits - before)
+        return code
+
+    def _remove(self, time, f, tail):
+        code = self._playable()
+        if code:
+            return code
+        kind, number, amount = f
+        return self._returning(lambda: self.table.remove(kind, number, amount))
+
+    def _working(self, time, f, tail):
+        code = self._playable()
+        return code or self.table.set_working(f[0], f[1], bool(f[2]))
+
+    def _clear(self, time, f, tail):
+        code = self._playable()
+        if code:
+            return code
+        return self._returning(self._return_fresh)
+
+    def _return_fresh(self):
+        self.table.return_fresh()
+        return R.OK
+
+    def _close(self, time, f, tail):
+        code = self._playable()
+        if code:
+            return code
+
+        def close():
+            if self.table.close_betting():
+                self.events.log(time, E.AGG_MIN)
+            return R.OK
+        self._returning(close)
+        self.phase = CLOSED
+        self.credits_at_close = self.table.credits
+        return R.OK
+
+    def _roll(self, time, f, tail):
+        if self.phase != CLOSED:
+            return R.BETS_CLOSED
+        d1, d2, rerolls = f
+        t = self.table
+        before = t.point
+        code = t.roll(d1, d2)
+        if code:
+            return code
+        m = self.meters
+        won = lost = False
+        gain = 0
+        bets = []
+        for kind, number, amount, res, paid, vig, diff in t.settled:
+            bets.append((kind, number, res, amount, paid))
+            if res == WIN:
+                won = True
+                gain += paid - amount
+                m.add("won", paid + vig)
+                m.add(WON_BASE + kind, paid + vig)
+                m.add("vig", vig)
+                m.add("round_kept" if diff > 0 else "round_given", abs(diff))
+            elif res == LOSE:
+                lost = True
+            else:
+                m.add("returned", paid)
+        for b in t.bets:
+            bets.append((b[0], b[1], NO_ACTION, b[2], 0))
+        for key in ("games", "games_power", "games_door"):
+            m.add(key)
+        if won:
+            m.add("games_won")
+        elif lost:
+            m.add("games_lost")
+        self.game_no += 1
+        self.recall.add(encode_game(self.game_no, time, d1, d2, before, t.point,
+                                    rerolls, 0, self.credits_at_close, t.credits, bets))
+        self.last_game = list(t.settled)
+        self._end_game()
+        limit = self.config["jackpot_limit"]
+        if limit and gain > limit:
+            t.credits -= gain
+            m.add("jackpot", gain)
+            m.add("total_out", gain)
+            m.add("handpays")
+            self._set_lock(time, LK_JACKPOT, gain, E.JACKPOT)
+        return R.OK
+
+    def _end_game(self):
+        self.phase = BETTING
+        self.rerolls = 0
+        self.cocked_run = 0
+        self.stuck_run = 0
+
+    def _void(self, time, f, tail):
+        if self.phase != CLOSED:
+            return R.BETS_CLOSED
+        before = self.table.credits
+        returned = self.table.return_fresh()
+        self.meters.add("returned", self.table.credits - before)
+        self.meters.add("voided")
+        self.game_no += 1
+        bets = [(k, n, res, a, p) for k, n, a, res, p, v, d in returned]
+        self.recall.add(encode_game(self.game_no, time, 0, 0, self.table.point,
+                                    self.table.point, self.rerolls, VOIDED,
+                                    self.credits_at_close, self.table.credits, bets))
+        self.events.log(time, E.VOID, f[0])
+        self.last_game = list(returned)
+        self._end_game()
+        return R.OK
+
+    def _reroll(self, time, f, tail):
+        if self.phase != CLOSED:
+            return R.BETS_CLOSED
+        why = f[0]
+        self.rerolls += 1
+        if why == E.COCKED:
+            self.cocked_run += 1
+            self.meters.add("cocked")
+        else:
+            self.stuck_run += 1
+            self.meters.add("stuck")
+        self.events.log(time, why, self.rerolls)
+        return R.OK
+
+    def _cashout(self, time, f, tail):
+        if self.lock or self.phase != BETTING:
+            return R.LOCKED
+        amount = self.table.credits
+        if amount <= 0:
+            return R.NO_CREDITS
+        self.table.cashout()
+        m = self.meters
+        m.add("total_out", amount)
+        if f[0] == T.BY_TICKET:
+            m.add("tickets_out", amount)
+            m.add("tickets")
+            self.events.log(time, E.CASHOUT, amount)
+        else:
+            m.add("handpay_cc", amount)
+            m.add("handpays")
+            self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
+        return R.OK
+
+    def _set_lock(self, time, code, arg, event):
+        self.lock = code
+        self.lock_arg = arg
+        self.events.log(time, event, arg)
+
+    def _reset(self, time, f, tail):
+        if not self.lock:
+            return R.NO_BET
+        was = self.lock
+        self.lock = LK_NONE
+        self.lock_arg = 0
+        self.cocked_run = 0
+        self.stuck_run = 0
+        self.events.log(time, E.HANDPAY_RESET if was in (LK_HANDPAY, LK_JACKPOT) else E.FAULT_CLEAR, was)
+        return R.OK
+
+    def _lock(self, time, f, tail):
+        code, arg = f
+        if not 0 < code < len(LOCK_NAMES):
+            return BAD_RECORD
+        event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
+                 LK_PRINTER: E.PRINTER_FAULT}.get(code, E.MALFUNCTION)
+        self._set_lock(time, code, arg, event)
+        return R.OK
+
+    def _event(self, time, f, tail):
+        code, arg = f
+        m = self.meters
+        if code == E.DOOR_OPEN:
+            self.door_open = True
+            m.add("door_opens")
+        elif code == E.DOOR_CLOSE:
+            self.door_open = False
+            m.set("games_door", 0)
+        elif code == E.TILT:
+            self.tilt = True
+            m.add("tilts")
+        elif code == E.TILT_CLEAR:
+            self.tilt = False
+        elif code == E.AUDIT_ON:
+            self.audit = True
+        elif code == E.AUDIT_OFF:
+            self.audit = False
+        elif not 0 < code < len(E.NAMES):
+            return BAD_RECORD
+        self.events.log(time, code, arg)
+        return R.OK
+
+    def _config(self, time, f, tail):
+        index = f[0]
+        if index >= len(C.CONFIG):
+            return BAD_RECORD
+        key, default, low, high, money = C.CONFIG[index]
+        try:
+            text = tail.decode()
+        except Exception:
+            return BAD_SETTING
+        ok, value = C.parse(key, text)
+        if not ok or (key == "profile" and value not in P.PROFILES):
+            self.last_error = value if not ok else "unknown profile"
+            return BAD_SETTING
+        if money and self.money_on_table():
+            return MONEY_ON_TABLE
+        old = str(self.config[key])
+        self.config[key] = value
+        if key in ("profile", "odds_mult", "min_bet", "max_bet"):
+            state = self.table.encode()
+            self.table = Table(self._profile())
+            self.table.load(state)
+        self.conf_history.append((time, index, old, text))
+        if len(self.conf_history) > CONFIG_HISTORY:
+            self.conf_history.pop(0)
+        self.events.log(time, E.CONFIG, index)
+        return R.OK
+
+    def _power(self, time, f, tail):
+        self.meters.add("power_ups")
+        self.meters.set("games_power", 0)
+        self.events.log(time, E.POWER_UP)
+        return R.OK
+
+    # ---- snapshot ------------------------------------------------------
+    def encode(self):
+        cfg = "\n".join("%s=%s" % (c[0], self.config[c[0]]) for c in C.CONFIG).encode()
+        hist = "\n".join("%d %d %s %s" % h for h in self.conf_history).encode()
+        misc = struct.pack(_MISC, self.phase, self.lock, self.door_open, self.tilt,
+                           self.audit, self.cocked_run, self.stuck_run, self.rerolls,
+                           self.lock_arg, self.credits_at_close, self.game_no)
+        parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
+                 self.recall.encode(), self.events.encode())
+        head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
+        return head + b"".join(parts)
+
+    def load(self, data):
+        """Restores from encode(); False (and unchanged meaning) if malformed."""
+        try:
+            return self._load(data)
+        except Exception:
+            return False
+
+    def _load(self, data):
+        if data[0] != _SNAP_VERSION:
+            return False
+        sizes = struct.unpack_from("<7I", data, 1)
+        pos = 1 + 28
+        parts = []
+        for s in sizes:
+            parts.append(bytes(data[pos:pos + s]))
+            pos += s
+        if pos != len(data):
+            return False
+        misc, cfg, hist, table, meters, recall, events = parts
+        config = C.defaults()
+        for line in cfg.decode().split("\n"):
+            key, _, text = line.partition("=")
+            ok, value = C.parse(key, text)
+            if ok:
+                config[key] = value
+        self.config = config
+        self.table = Table(self._profile())
+        if not self.table.load(table) or not self.recall.load(recall) \
+                or not self.events.load(events):
+            return False
+        self.meters.load(meters)
+        (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
+         self.rerolls, self.lock_arg, self.credits_at_close, self.game_no) = \
+            struct.unpack(_MISC, misc)
+        self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
+        self.conf_history = []
+        for line in hist.decode().split("\n"):
+            if line:
+                t, i, old, new = line.split(" ", 3)
+                self.conf_history.append((int(t), int(i), old, new))
+        return True
+
+
+_APPLY = {
+    T.CREDIT: Ledger._credit, T.BET: Ledger._bet, T.REMOVE: Ledger._remove,
+    T.WORKING: Ledger._working, T.CLEAR: Ledger._clear, T.CLOSE: Ledger._close,
+    T.ROLL: Ledger._roll, T.VOID: Ledger._void, T.REROLL: Ledger._reroll,
+    T.CASHOUT: Ledger._cashout, T.RESET: Ledger._reset, T.EVENT: Ledger._event,
+    T.CONFIG: Ledger._config, T.LOCK: Ledger._lock, T.POWER: Ledger._power,
+}

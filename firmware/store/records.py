@@ -1,0 +1,57 @@
+"""Journal record payloads: one type byte, the time, then typed fields.
+
+Formats are data; a record that does not decode is refused by the ledger, so
+a corrupt or foreign record can never reach the money.
+"""
+import struct
+from micropython import const
+
+CREDIT = const(1)     # source, credits
+BET = const(2)        # kind, number, amount
+REMOVE = const(3)     # kind, number, amount (0 = all)
+WORKING = const(4)    # kind, number, on
+CLEAR = const(5)      # the player's CLEAR: this period's bets back
+CLOSE = const(6)      # bets closed for the roll
+ROLL = const(7)       # d1, d2, re-rolls before this result
+VOID = const(8)       # malfunction: the roll is void, this period's bets back
+REROLL = const(9)     # why (events.COCKED / events.STUCK)
+CASHOUT = const(10)   # method (ticket / handpay)
+RESET = const(11)     # attendant reset of a lockup
+EVENT = const(12)     # event code, arg (door, key, tilt, ...)
+CONFIG = const(13)    # setting index, then the value as text
+LOCK = const(14)      # lock code, arg
+POWER = const(15)     # a power-up
+
+SRC_BILL = const(0)
+SRC_COIN = const(1)
+BY_TICKET = const(0)
+BY_HANDPAY = const(1)
+
+_FMT = {
+    CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
+    CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
+    CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
+    POWER: "<BI",
+}
+
+
+def pack(rtype, time, *fields):
+    return struct.pack(_FMT[rtype], rtype, time, *fields)
+
+
+def pack_config(time, index, text):
+    return struct.pack(_FMT[CONFIG], CONFIG, time, index) + text.encode()
+
+
+def unpack(payload):
+    """(type, time, fields tuple, tail bytes) or None if malformed."""
+    if not payload:
+        return None
+    fmt = _FMT.get(payload[0])
+    if fmt is None:
+        return None
+    size = struct.calcsize(fmt)
+    if len(payload) < size or (payload[0] != CONFIG and len(payload) != size):
+        return None
+    v = struct.unpack_from(fmt, payload, 0)
+    return v[0], v[1], v[2:], bytes(payload[size:])

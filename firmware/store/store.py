@@ -1,0 +1,155 @@
+"""The store: the ledger kept in step with the flash journal.
+
+Every change is a record: the ledger applies it first (a refusal writes
+nothing), then the journal commits it, and only then may the caller act on
+it (show a result, pay, accept the next bet). Recovery replays the same
+records through the same ledger, so nothing is settled twice or lost.
+"""
+from firmware.rules import reasons as R
+from firmware.store import records as T
+from firmware.store import events as E
+from firmware.store import config as C
+from firmware.store import journal as J
+from firmware.store.ledger import Ledger
+
+OK = J.OK
+REPAIRED = J.REPAIRED
+EMPTY = J.EMPTY
+CRITICAL = J.CRITICAL
+
+
+class Store:
+    def __init__(self, dev):
+        self.journal = J.Journal(dev)
+        self.ledger = Ledger()
+        self.critical = False
+        self.status = None
+
+    def boot(self, now):
+        """Mounts the journal and rebuilds the state; logs the power-up.
+
+        Returns OK, REPAIRED, EMPTY (no snapshot yet: one is taken now) or
+        CRITICAL (no good copy: play stays locked until a RAM clear).
+        """
+        self.ledger = Ledger()
+        try:
+            status = self.journal.mount()
+        except Exception:
+            status = CRITICAL
+        if status == CRITICAL or not self._rebuild():
+            self.critical = True
+            self.status = CRITICAL
+            return CRITICAL
+        if status == EMPTY:
+            # No snapshot yet (blank region, or only records since a RAM
+            # clear): take one now so later boots start from it.
+            self.journal.write_snapshot(self.ledger.encode())
+        self.status = status
+        self.commit(T.pack(T.POWER, now))
+        if status == REPAIRED:
+            self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
+        return status
+
+    def _rebuild(self):
+        snap = self.journal.snapshot()
+        if snap is not None and not self.ledger.load(snap):
+            return False
+        bad = [0]
+
+        def replay(payload):
+            if self.ledger.apply(payload) != R.OK:
+                bad[0] += 1
+        self.journal.replay(replay)
+        return bad[0] == 0 and self.ledger.balance_check() == 0
+
+    def commit(self, payload):
+        """Applies and journals one record; returns the ledger's code."""
+        if self.critical:
+            return R.LOCKED
+        code = self.ledger.apply(payload)
+        if code != R.OK:
+            return code
+        try:
+            self.journal.append(payload)
+            if self.journal.should_snapshot():
+                self.journal.write_snapshot(self.ledger.encode())
+        except Exception:
+            # RAM is now ahead of flash: never act on it. A restart recovers
+            # from the journal; until then the cabinet is locked.
+            self.critical = True
+            return R.LOCKED
+        return R.OK
+
+    # ---- the controller's vocabulary -----------------------------------
+    def credit(self, now, source, amount):
+        return self.commit(T.pack(T.CREDIT, now, source, amount))
+
+    def bet(self, now, kind, amount, number=0):
+        if not (0 <= kind < 256 and 0 <= number < 256 and 0 < amount < 1 << 32):
+            return R.BAD_AMOUNT
+        return self.commit(T.pack(T.BET, now, kind, number, amount))
+
+    def remove(self, now, kind, number=0, amount=0):
+        if not (0 <= kind < 256 and 0 <= number < 256 and 0 <= amount < 1 << 32):
+            return R.BAD_AMOUNT
+        return self.commit(T.pack(T.REMOVE, now, kind, number, amount))
+
+    def working(self, now, kind, number, on):
+        if not (0 <= kind < 256 and 0 <= number < 256):
+            return R.BAD_AMOUNT
+        return self.commit(T.pack(T.WORKING, now, kind, number, 1 if on else 0))
+
+    def clear(self, now):
+        return self.commit(T.pack(T.CLEAR, now))
+
+    def close(self, now):
+        return self.commit(T.pack(T.CLOSE, now))
+
+    def roll(self, now, d1, d2):
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            return R.BAD_DICE
+        return self.commit(T.pack(T.ROLL, now, d1, d2, min(self.ledger.rerolls, 255)))
+
+    def void(self, now, why):
+        return self.commit(T.pack(T.VOID, now, why))
+
+    def reroll(self, now, why):
+        return self.commit(T.pack(T.REROLL, now, why))
+
+    def cashout(self, now, method):
+        return self.commit(T.pack(T.CASHOUT, now, method))
+
+    def reset(self, now):
+        return self.commit(T.pack(T.RESET, now))
+
+    def event(self, now, code, arg=0):
+        return self.commit(T.pack(T.EVENT, now, code, arg & 0xFFFFFFFF))
+
+    def lock(self, now, code, arg=0):
+        return self.commit(T.pack(T.LOCK, now, code, arg & 0xFFFFFFFF))
+
+    def set_config(self, now, key, text):
+        index = C.INDEX.get(key)
+        if index is None:
+            return -3
+        return self.commit(T.pack_config(now, index, text))
+
+    # ---- maintenance ---------------------------------------------------
+    def erase_pending(self):
+        return not self.critical and self.journal.erase_pending()
+
+    def erase_step(self):
+        """Erases one sector ahead. Call only while money inputs are inhibited:
+        on rp2 an erase stops interrupts for tens of milliseconds."""
+        self.journal.erase_step()
+
+    def ram_clear(self, now):
+        """Everything to defaults; the RAM clear is the first event after it."""
+        was_critical = self.critical
+        self.journal.format()
+        self.ledger = Ledger()
+        self.critical = False
+        self.status = EMPTY
+        self.commit(T.pack(T.EVENT, now, E.RAM_CLEAR, 1 if was_critical else 0))
+        self.journal.write_snapshot(self.ledger.encode())
+        return R.OK
