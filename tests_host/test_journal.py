@@ -156,13 +156,13 @@ def test_torn_b_with_good_a_is_committed_and_repaired():
         except PowerCut:
             pass
         f.power_on()
-        b_differs = f.data[6 * SEC:6 * SEC + 256] != f.data[0:256]
+        b_differs = f.peek(6 * SEC, 256) != f.peek(0, 256)
         st, snap, recs = state(f)
         assert recs == [b"first", b"second"]  # committed once A was complete
         if b_differs:
             partial += 1
             assert st == J.REPAIRED
-        assert f.data[6 * SEC:6 * SEC + 256] == f.data[0:256]
+        assert f.peek(6 * SEC, 256) == f.peek(0, 256)
         st, snap, recs = state(f)  # the repair was durable
         assert st == J.EMPTY and recs == [b"first", b"second"]
     assert partial > 3
@@ -266,7 +266,7 @@ def run_bitflips(count, seed):
             j.write_snapshot(model.dump())
     spans = _used_bytes(f, j)
     total = sum(n for _, n in spans)
-    image = bytes(f.data)
+    image = f.image()
     res = {}
     for _ in range(count):
         k = random.randint(0, total - 1)
@@ -275,7 +275,7 @@ def run_bitflips(count, seed):
                 addr = a + k
                 break
             k -= n
-        f.data[:] = image
+        f.load_image(image)
         f.flip_bit(addr, random.randint(0, 7))
         m2 = P.HistoryModel(600)
         st = P.recover(J.Journal(f, max_snapshot=1024), m2)

@@ -39,8 +39,8 @@ class NorFlash:
             raise ValueError("size must be a multiple of 4096")
         self.size = size
         self.nsectors = size // SECTOR
-        self.data = bytearray(b"\xff" * size)
-        self._mv = memoryview(self.data)
+        # one bytearray per sector: no big contiguous block on a small heap
+        self.secs = [bytearray(b"\xff" * SECTOR) for _ in range(self.nsectors)]
         self.path = path
         self._f = None
         self.rng = _Rng(seed)
@@ -50,14 +50,13 @@ class NorFlash:
         if path is not None:
             try:
                 f = open(path, "r+b")
-                n = f.readinto(self.data)
-                if n != size:
-                    # short file: pad with erased bytes
-                    f.seek(0)
-                    f.write(self.data)
+                for sec in self.secs:
+                    f.readinto(sec)  # a short file leaves 0xFF (erased)
             except OSError:
                 f = open(path, "w+b")
-                f.write(self.data)
+            f.seek(0)
+            for sec in self.secs:
+                f.write(sec)
             f.flush()
             self._f = f
 
@@ -82,8 +81,46 @@ class NorFlash:
         self._cut = 0
 
     def flip_bit(self, byte_offset, bit):
-        self.data[byte_offset] ^= 1 << bit
+        sec = self.secs[byte_offset // SECTOR]
+        sec[byte_offset % SECTOR] ^= 1 << bit
         self._persist(byte_offset, 1)
+
+    def image(self):
+        """Whole contents as bytes (tests)."""
+        return b"".join(self.secs)
+
+    def load_image(self, img):
+        for i in range(self.nsectors):
+            self.secs[i][:] = img[i * SECTOR:(i + 1) * SECTOR]
+        if self._f is not None:
+            self._persist(0, self.size)
+
+    def peek(self, addr, n):
+        """Bytes at addr (no counters, works while powered off)."""
+        out = bytearray(n)
+        self._copy_out(addr, out)
+        return bytes(out)
+
+    def _copy_out(self, addr, buf):
+        n = len(buf)
+        k = 0
+        while k < n:
+            sec = self.secs[(addr + k) // SECTOR]
+            o = (addr + k) % SECTOR
+            c = min(n - k, SECTOR - o)
+            buf[k:k + c] = memoryview(sec)[o:o + c]
+            k += c
+
+    def _copy_in(self, addr, data):
+        n = len(data)
+        mv = memoryview(data)
+        k = 0
+        while k < n:
+            sec = self.secs[(addr + k) // SECTOR]
+            o = (addr + k) % SECTOR
+            c = min(n - k, SECTOR - o)
+            sec[o:o + c] = mv[k:k + c]
+            k += c
 
     def _check_alive(self):
         if self.dead:
@@ -102,7 +139,7 @@ class NorFlash:
         f = self._f
         if f is not None:
             f.seek(addr)
-            f.write(self._mv[addr:addr + n])
+            f.write(self.peek(addr, n))
             f.flush()
 
     def close(self):
@@ -116,7 +153,7 @@ class NorFlash:
         n = len(buf)
         if addr < 0 or addr + n > self.size:
             raise ValueError("read out of range")
-        buf[:] = self._mv[addr:addr + n]
+        self._copy_out(addr, buf)
         self.bytes_read += n
 
     def program(self, addr, buf):
@@ -126,7 +163,7 @@ class NorFlash:
             raise ValueError("program must be 256-byte aligned, whole pages")
         if addr < 0 or addr + n > self.size:
             raise ValueError("program out of range")
-        old = int.from_bytes(self._mv[addr:addr + n], "big")
+        old = int.from_bytes(self.peek(addr, n), "big")
         new = int.from_bytes(buf, "big")
         res = old & new
         if res != new:
@@ -141,27 +178,28 @@ class NorFlash:
         self.programs += 1
         self.bytes_programmed += n
         if not torn:
-            self.data[addr:addr + n] = res
+            self._copy_in(addr, res)
             self._persist(addr, n)
             return
         buf = res
+        d = bytearray(self.peek(addr, n))
         # torn: only part of the bits that should clear are cleared
         rng = self.rng
         mode = rng.below(4)
         if mode == 1:  # all landed, but the caller never sees the return
-            self.data[addr:addr + n] = buf
+            d[:] = buf
         elif mode >= 2:
             start = rng.below(n) if mode == 3 else 0
-            d = self.data
             for i in range(start, n):
                 if mode == 3 and i - start > PAGE:
                     break
                 want = buf[i]
-                if want != d[addr + i]:
+                if want != d[i]:
                     # clear a random subset of the bits to be cleared
-                    d[addr + i] = d[addr + i] & (want | (rng.next() & 0xFF))
+                    d[i] = d[i] & (want | (rng.next() & 0xFF))
             if mode == 3:  # bytes before start landed fully (page by page)
-                self.data[addr:addr + start] = buf[:start]
+                d[:start] = buf[:start]
+        self._copy_in(addr, d)
         self._persist(addr, n)
         self.dead = True
         raise PowerCut("torn program at 0x%x" % addr)
@@ -174,18 +212,18 @@ class NorFlash:
         self.erases += 1
         self.erase_counts[sector] += 1
         a = sector * SECTOR
+        d = self.secs[sector]
         if not torn:
-            self._mv[a:a + SECTOR] = b"\xff" * SECTOR
+            d[:] = b"\xff" * SECTOR
             self._persist(a, SECTOR)
             return
         rng = self.rng
         mode = rng.below(4)
-        d = self.data
         if mode == 1:
-            self._mv[a:a + SECTOR] = b"\xff" * SECTOR
+            d[:] = b"\xff" * SECTOR
         elif mode >= 2:
             # neither intact nor erased: some bytes erased, some bits random
-            for i in range(a, a + SECTOR):
+            for i in range(SECTOR):
                 r = rng.next()
                 k = r & 3
                 if k == 1:
