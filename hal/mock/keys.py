@@ -111,26 +111,32 @@ class Keyboard:
         return n
 
     def apply(self, key):
-        act = KEYMAP.get(key)
-        b = self.board
-        if act is None:
+        ok = apply_key(self.board, key)
+        if not ok:
             self.unknown += 1
-            return False
-        kind, arg = act
-        if kind == "b":
-            b.buttons.press(arg)
-        elif kind == "bill":
-            b.money.insert_bill(arg)
-        elif kind == "coin":
-            b.money.insert_coin(arg)
-        elif kind == "sw":
-            getattr(b, arg).toggle()
-        elif arg == "paper":
-            p = b.printer
-            p.status_value = OK if p.status_value == PAPER_OUT else PAPER_OUT
-        elif arg == "fault":
-            p = b.printer
-            p.status_value = OK if p.status_value == FAULT else FAULT
-        elif arg == "motor":
-            b.dome.motor_fail = not b.dome.motor_fail
-        return True
+        return ok
+
+
+def apply_key(b, key):
+    """Do what `key` (a KEYMAP key) does on board `b`. False if unmapped."""
+    act = KEYMAP.get(key)
+    if act is None:
+        return False
+    kind, arg = act
+    if kind == "b":
+        b.buttons.press(arg)
+    elif kind == "bill":
+        b.money.insert_bill(arg)
+    elif kind == "coin":
+        b.money.insert_coin(arg)
+    elif kind == "sw":
+        getattr(b, arg).toggle()
+    elif arg == "paper":
+        p = b.printer
+        p.status_value = OK if p.status_value == PAPER_OUT else PAPER_OUT
+    elif arg == "fault":
+        p = b.printer
+        p.status_value = OK if p.status_value == FAULT else FAULT
+    elif arg == "motor":
+        b.dome.motor_fail = not b.dome.motor_fail
+    return True
