@@ -5,17 +5,24 @@ the 32-bit boards but 2**62 on the 64-bit unix port, so TICKS_PERIOD is taken
 from the running port. On CPython (host tests) the same wrap-around arithmetic
 is done in Python with the boards' period, 2**30.
 """
-try:
-    from time import ticks_add, ticks_diff  # MicroPython
+import time
 
+_PY_PERIOD = 1 << 30
+
+
+def _py_diff(a, b):
+    return ((a - b + (_PY_PERIOD >> 1)) & (_PY_PERIOD - 1)) - (_PY_PERIOD >> 1)
+
+
+def _py_add(a, delta):
+    return (a + delta) & (_PY_PERIOD - 1)
+
+
+try:  # MicroPython
+    ticks_add = time.ticks_add
+    ticks_diff = time.ticks_diff
     TICKS_PERIOD = ticks_add(0, -1) + 1
-except ImportError:  # CPython
-    TICKS_PERIOD = 1 << 30
-    _MAX = TICKS_PERIOD - 1
-    _HALF = TICKS_PERIOD >> 1
-
-    def ticks_diff(a, b):
-        return ((a - b + _HALF) & _MAX) - _HALF
-
-    def ticks_add(a, delta):
-        return (a + delta) & _MAX
+except AttributeError:  # CPython
+    ticks_add = _py_add
+    ticks_diff = _py_diff
+    TICKS_PERIOD = _PY_PERIOD
