@@ -21,7 +21,8 @@ def _py_add(a, delta):
 try:  # MicroPython
     ticks_add = time.ticks_add
     ticks_diff = time.ticks_diff
-    TICKS_PERIOD = ticks_add(0, -1) + 1
+    _t0 = time.ticks_ms()
+    TICKS_PERIOD = ticks_add(_t0, -1 - _t0) + 1  # (t0 - t0 - 1) mod period, + 1
 except AttributeError:  # CPython
     ticks_add = _py_add
     ticks_diff = _py_diff
