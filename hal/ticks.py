@@ -5,6 +5,7 @@ the 32-bit boards but 2**62 on the 64-bit unix port, so TICKS_PERIOD is taken
 from the running port. On CPython (host tests) the same wrap-around arithmetic
 is done in Python with the boards' period, 2**30.
 """
+import sys
 import time
 
 _PY_PERIOD = 1 << 30
@@ -21,8 +22,8 @@ def _py_add(a, delta):
 try:  # MicroPython
     ticks_add = time.ticks_add
     ticks_diff = time.ticks_diff
-    _t0 = time.ticks_ms()
-    TICKS_PERIOD = ticks_add(_t0, -1 - _t0) + 1  # (t0 - t0 - 1) mod period, + 1
+    # ports wrap ticks at the small-int range: 2**30 on 32-bit, 2**62 on 64-bit
+    TICKS_PERIOD = (sys.maxsize + 1) >> 1
 except AttributeError:  # CPython
     ticks_add = _py_add
     ticks_diff = _py_diff

@@ -63,6 +63,7 @@ def test_debounce_across_tick_wrap():
     assert d.update(1, t) == 0
     assert d.update(1, ticks_add(t, 60)) == 1  # 60 ms later, after the wrap
     assert ticks_add(t, 60) == 40
+    assert ticks_add(0, -1) == TICKS_PERIOD - 1  # the period matches the port's ticks
 
 
 def test_buttons_press_seen_once_with_codes():
