@@ -511,7 +511,9 @@ class Journal:
 
     def _next_unready(self):
         m = self.m
-        lim = min(_K_AHEAD, self._free())
+        # enough ahead for the next snapshot too (sized like the last one)
+        ahead = _K_AHEAD + (self.snap_len + 4071) // 4072
+        lim = min(ahead, self._free())
         for i in range(1, lim + 1):
             s = (self.head + i) % m
             if not self.ready[s]:
