@@ -75,8 +75,8 @@ class Keyboard:
             attr = list(termios.tcgetattr(fd))
             attr[3] &= ~(_ICANON | _ECHO)
             termios.tcsetattr(fd, termios.TCSANOW, attr)
-        except (ImportError, OSError):
-            self._saved = None  # not a terminal: keys still read from the pipe
+        except Exception:  # no termios, or stdin is not a terminal (termios.error on CPython)
+            self._saved = None  # keys are still read from the pipe
 
     def close(self):
         if self._saved is not None:
