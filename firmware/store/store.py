@@ -20,6 +20,7 @@ CRITICAL = J.CRITICAL
 
 class Store:
     def __init__(self, dev):
+        self.dev = dev
         self.journal = J.Journal(dev)
         self.ledger = Ledger()
         self.critical = False
@@ -36,6 +37,10 @@ class Store:
             status = self.journal.mount()
         except Exception:
             status = CRITICAL
+        if status == EMPTY and self.journal.seq == 1 and not self._blank():
+            # Not one valid entry, yet not erased flash either: the journal
+            # was destroyed (or never ours). Only a RAM clear may start over.
+            status = CRITICAL
         if status == CRITICAL or not self._rebuild():
             self.critical = True
             self.status = CRITICAL
@@ -49,6 +54,15 @@ class Store:
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
         return status
+
+    def _blank(self):
+        buf = bytearray(4096)
+        erased = b"\xff" * 4096
+        for n in range(self.dev.ioctl(4, 0)):
+            self.dev.readblocks(n, buf, 0)
+            if buf != erased:
+                return False
+        return True
 
     def _rebuild(self):
         snap = self.journal.snapshot()

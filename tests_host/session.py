@@ -1,0 +1,107 @@
+"""A scripted cabinet session for the store tests, power-cut sweeps and the
+journal benchmark: money in, every wager kind the profile offers, rolls with
+re-rolls and a void, cashouts by ticket and handpay. Deterministic per seed.
+
+Each step is (method name, args) for firmware.store.store.Store; a step the
+ledger refuses is simply a refused action (the session stays valid).
+"""
+from firmware.rules import wagers as W
+from firmware.rules import profiles as P
+from firmware.store import records as T
+from firmware.store import events as E
+from firmware.store import ledger as L
+from firmware.store.meters import INDEX
+
+
+def _number_for(kind, rng, point):
+    nums = W.NUMBERS.get(kind)
+    if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS):
+        return point
+    return rng.choice(nums) if nums else 0
+
+
+class Rng:
+    """Same sequence on CPython and MicroPython (whose random differs)."""
+
+    def __init__(self, seed):
+        self.s = seed & 0x7FFFFFFF or 1
+
+    def below(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) % n
+
+    def randint(self, a, b):
+        return a + self.below(b - a + 1)
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+
+def steps(rolls=100, seed=1, profile="table"):
+    rng = Rng(seed)
+    offered = P.PROFILES[profile]["offered"]
+    out = []
+    now = 1000
+    point = [0]
+
+    def add(name, *args):
+        out.append((name, (now,) + args))
+
+    if profile != "table":
+        add("set_config", "profile", profile)
+    for r in range(rolls):
+        now += 20
+        if r % 4 == 0:
+            add("credit", T.SRC_BILL, rng.choice((5, 10, 20, 100)))
+        if r % 13 == 5:
+            add("credit", T.SRC_COIN, 1)
+        for _ in range(rng.randint(1, 5)):
+            kind = rng.choice(offered)
+            add("bet", kind, rng.choice((1, 2, 5, 6, 10)), _number_for(kind, rng, point[0]))
+        # Line bets and their odds often, so come points and odds get exercised.
+        add("bet", rng.choice((W.PASS, W.DONT_PASS)), 5, 0)
+        add("bet", rng.choice((W.COME, W.DONT_COME)), 5, 0)
+        add("bet", rng.choice((W.PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS)), 5,
+            rng.choice(W.POINTS))
+        if r % 7 == 3:
+            kind = rng.choice((W.PLACE, W.HARD, W.BUY, W.LAY, W.PLACE_LOSE))
+            add("working", kind, rng.choice(W.POINTS), rng.randint(0, 1))
+        if r % 11 == 4:
+            add("remove", rng.choice(offered), 0, 0)
+        if r % 17 == 8:
+            add("clear")
+        add("close")
+        if r % 10 == 6:
+            add("reroll", E.COCKED)
+        if r % 50 == 25:
+            add("void", E.MALFUNCTION)
+            add("lock", L.LK_MALFUNCTION, 0)
+            add("reset")
+            continue
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        add("roll", d1, d2)
+        if r % 30 == 29:
+            add("cashout", T.BY_TICKET if r % 60 == 59 else T.BY_HANDPAY)
+            add("reset")
+        if r % 40 == 20:
+            add("event", E.DOOR_OPEN, 0)
+            add("event", E.DOOR_CLOSE, 0)
+    return out
+
+
+def run(store, session, start=0):
+    """Runs session steps from `start` through a Store; returns their codes."""
+    codes = []
+    for name, args in session[start:]:
+        codes.append(getattr(store, name)(*args))
+    return codes
+
+
+def view(ledger):
+    """Everything money and game related, without what a power-up changes
+    (power-up meter, games since power-up, the event log)."""
+    m = list(ledger.meters.v)
+    for key in ("power_ups", "games_power"):
+        m[INDEX[key]] = 0
+    return (ledger.table.encode(), tuple(m), ledger.recall.encode(), ledger.phase,
+            ledger.lock, ledger.lock_arg, ledger.game_no, tuple(sorted(ledger.config.items())))

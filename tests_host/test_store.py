@@ -1,0 +1,179 @@
+"""Store and ledger: every action metered, the money invariant after every
+step, recovery to the same state, refusals that change nothing."""
+import session
+from hal.mock.norflash import NorFlash
+from firmware.rules import wagers as W
+from firmware.rules import reasons as R
+from firmware.store import records as T
+from firmware.store import events as E
+from firmware.store import ledger as L
+from firmware.store.store import Store, CRITICAL
+
+SIZE = 256 * 1024
+
+
+def fresh():
+    f = NorFlash(SIZE)
+    s = Store(f)
+    s.boot(1)
+    return f, s
+
+
+def test_session_keeps_the_invariant_in_every_profile():
+    for prof in ("table", "etg", "casino", "house"):
+        f, s = fresh()
+        ok = 0
+        for name, args in session.steps(60, 5, prof):
+            if getattr(s, name)(*args) == R.OK:
+                ok += 1
+            assert s.ledger.balance_check() == 0, (prof, name, args)
+        assert ok > 250
+        assert s.ledger.game_no == 60
+        assert s.ledger.meters.get("games") == s.ledger.game_no - s.ledger.meters.get("voided")
+
+
+def test_recovery_rebuilds_the_same_state():
+    f, s = fresh()
+    steps = session.steps(80, 7)
+    session.run(s, steps)
+    before = session.view(s.ledger)
+    s2 = Store(f)
+    assert s2.boot(2) in (0, 1)
+    assert session.view(s2.ledger) == before
+    assert s2.ledger.meters.get("power_ups") == 2
+    assert s2.ledger.events.get(0)[2] == E.POWER_UP
+
+
+def test_bill_credit_meters_by_denomination():
+    f, s = fresh()
+    assert s.credit(5, T.SRC_BILL, 20) == R.OK
+    assert s.credit(5, T.SRC_BILL, 20) == R.OK
+    assert s.credit(5, T.SRC_BILL, 7) == R.OK
+    assert s.credit(5, T.SRC_COIN, 1) == R.OK
+    m = s.ledger.meters
+    assert (m.get("bills_in"), m.get("coins_in"), m.get("total_in")) == (47, 1, 48)
+    assert m.get("bills_20") == 2 and m.get("bills_5") == 0
+    assert s.ledger.table.credits == 48
+
+
+def test_roll_meters_and_recall():
+    f, s = fresh()
+    s.credit(5, T.SRC_BILL, 100)
+    assert s.bet(6, W.PASS, 10) == R.OK
+    assert s.bet(6, W.FIELD, 5) == R.OK
+    assert s.bet(6, W.ANY7, 2) == R.OK
+    assert s.close(7) == R.OK
+    assert s.roll(8, 3, 4) == R.OK
+    m = s.ledger.meters
+    # pass wins 10, field loses 5, any 7 wins 4:1 -> paid 10 back + 10, 2 + 8
+    assert s.ledger.table.credits == 100 - 17 + 20 + 10
+    assert m.get("wagered") == 17 and m.get("won") == 30
+    assert m.get("bet_pass") == 10 and m.get("won_any7") == 10
+    assert m.get("games") == 1 and m.get("games_won") == 1
+    g = s.ledger.recall.get(0)
+    assert g["dice"] == (3, 4) and g["credits_before"] == 83 and g["credits_after"] == 113
+    assert sorted(g["bets"]) == sorted([(W.PASS, 0, 1, 10, 20), (W.FIELD, 0, 2, 5, 0),
+                                        (W.ANY7, 0, 1, 2, 10)])
+
+
+def test_bets_refused_while_closed_or_suspended():
+    f, s = fresh()
+    s.credit(5, T.SRC_BILL, 100)
+    s.bet(6, W.PASS, 10)
+    s.close(7)
+    before = s.ledger.encode()
+    assert s.bet(8, W.FIELD, 5) == R.BETS_CLOSED
+    assert s.ledger.encode() == before
+    s.roll(9, 1, 1)
+    s.event(10, E.DOOR_OPEN)
+    assert s.ledger.suspended() == "DOOR OPEN"
+    assert s.bet(11, W.FIELD, 5) == R.LOCKED
+    s.event(12, E.DOOR_CLOSE)
+    assert s.bet(13, W.FIELD, 5) == R.OK
+    assert s.ledger.meters.get("door_opens") == 1
+
+
+def test_void_returns_this_periods_bets_and_keeps_contract_bets():
+    f, s = fresh()
+    s.credit(5, T.SRC_BILL, 100)
+    s.bet(6, W.PASS, 10)
+    s.close(7)
+    s.roll(8, 2, 2)            # point 4, pass is now a contract bet
+    s.bet(9, W.FIELD, 5)
+    s.bet(9, W.PASS_ODDS, 10)
+    s.close(10)
+    s.reroll(11, E.COCKED)
+    assert s.void(12, E.MALFUNCTION) == R.OK
+    t = s.ledger.table
+    assert t.credits == 90 and t.find(W.PASS) is not None and t.point == 4
+    assert s.ledger.meters.get("voided") == 1 and s.ledger.meters.get("cocked") == 1
+    assert s.ledger.recall.get(0)["voided"]
+    assert s.ledger.balance_check() == 0
+
+
+def test_cashout_ticket_and_handpay_lock():
+    f, s = fresh()
+    s.credit(5, T.SRC_BILL, 100)
+    assert s.cashout(6, T.BY_TICKET) == R.OK
+    assert s.ledger.meters.get("tickets_out") == 100 and s.ledger.table.credits == 0
+    assert s.cashout(7, T.BY_TICKET) == R.NO_CREDITS
+    s.credit(8, T.SRC_BILL, 50)
+    assert s.cashout(9, T.BY_HANDPAY) == R.OK
+    assert s.ledger.lock == L.LK_HANDPAY and s.ledger.lock_arg == 50
+    assert s.bet(10, W.FIELD, 1) == R.LOCKED
+    assert s.reset(11) == R.OK and s.ledger.lock == 0
+    m = s.ledger.meters
+    assert m.get("handpay_cc") == 50 and m.get("total_out") == 150
+    assert s.ledger.balance_check() == 0
+
+
+def test_jackpot_over_limit_locks_for_a_handpay():
+    f, s = fresh()
+    assert s.set_config(2, "jackpot_limit", "100") == R.OK
+    s.credit(5, T.SRC_BILL, 100)
+    s.bet(6, W.TWELVE, 10)
+    s.close(7)
+    s.roll(8, 6, 6)            # 30:1 -> 300 won
+    assert s.ledger.lock == L.LK_JACKPOT and s.ledger.lock_arg == 300
+    assert s.ledger.table.credits == 90 + 10
+    assert s.ledger.meters.get("jackpot") == 300
+    assert s.ledger.balance_check() == 0
+
+
+def test_config_refused_with_money_on_the_station():
+    f, s = fresh()
+    s.credit(5, T.SRC_BILL, 10)
+    assert s.set_config(6, "profile", "house") == L.MONEY_ON_TABLE
+    assert s.ledger.config["profile"] == "table"
+    assert s.set_config(6, "bet_timer_s", "30") == R.OK
+    assert s.set_config(6, "bet_timer_s", "3") == L.BAD_SETTING
+    assert s.set_config(6, "nonsense", "3") == L.BAD_SETTING
+    s.cashout(7, T.BY_TICKET)
+    assert s.set_config(8, "profile", "house") == R.OK
+    assert s.ledger.table.p["name"] == "house"
+    assert s.ledger.conf_history[-1][2:] == ("table", "house")
+
+
+def test_corrupt_records_are_refused():
+    f, s = fresh()
+    before = s.ledger.encode()
+    for junk in (b"", b"\x00", b"\xff" * 9, b"\x02\x00", T.pack(T.ROLL, 1, 9, 9, 0)):
+        assert s.commit(junk) != R.OK
+    assert s.ledger.encode() == before
+
+
+def test_unrecoverable_flash_is_a_critical_error_until_ram_clear():
+    f, s = fresh()
+    session.run(s, session.steps(10, 2))
+    # Wipe both mirrored copies of the first data sector: nothing to rebuild from.
+    for sector in range(f.nsectors):
+        f.secs[sector][:] = bytes([0x5A]) * 4096
+    s2 = Store(f)
+    assert s2.boot(3) == CRITICAL
+    assert s2.credit(4, T.SRC_BILL, 5) == R.LOCKED
+    assert s2.ram_clear(5) == R.OK
+    assert s2.ledger.events.get(0)[2] == E.RAM_CLEAR
+    assert s2.ledger.table.credits == 0 and s2.ledger.meters.get("total_in") == 0
+    s3 = Store(f)
+    assert s3.boot(6) != CRITICAL
+    assert s3.ledger.events.get(1)[2] == E.RAM_CLEAR
