@@ -177,3 +177,33 @@ def test_unrecoverable_flash_is_a_critical_error_until_ram_clear():
     s3 = Store(f)
     assert s3.boot(6) != CRITICAL
     assert s3.ledger.events.get(1)[2] == E.RAM_CLEAR
+
+
+def test_power_cut_during_installation_is_fresh_or_needs_a_ram_clear():
+    # A blank region initialises by itself. A cut during that first write
+    # leaves either a journal that knows it is new, or flash that is neither
+    # blank nor a journal, which is never taken as empty: RAM clear needed.
+    from hal.mock.norflash import PowerCut
+    ops = NorFlash(SIZE)
+    Store(ops).boot(1)
+    seen = set()
+    for k in range(1, ops.ops + 1):
+        f = NorFlash(SIZE, seed=k)
+        f.cut_after(k)
+        try:
+            Store(f).boot(1)
+            assert False, "expected a power cut"
+        except PowerCut:
+            pass
+        f.power_on()
+        s = Store(f)
+        status = s.boot(2)
+        seen.add(status)
+        if status == CRITICAL:
+            assert s.credit(3, T.SRC_BILL, 5) == R.LOCKED
+            assert s.ram_clear(3) == R.OK
+        assert s.ledger.table.credits == 0 and s.ledger.meters.get("total_in") == 0
+        assert s.credit(4, T.SRC_BILL, 5) == R.OK
+        s2 = Store(f)
+        assert s2.boot(5) != CRITICAL and s2.ledger.table.credits == 5
+    assert seen

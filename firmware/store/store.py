@@ -35,7 +35,7 @@ class Store:
         self.ledger = Ledger()
         try:
             status = self.journal.mount()
-        except Exception:
+        except OSError:
             status = CRITICAL
         if status == EMPTY and self.journal.seq == 1 and not self._blank():
             # Not one valid entry, yet not erased flash either: the journal
@@ -87,7 +87,7 @@ class Store:
             self.journal.append(payload)
             if self.journal.should_snapshot():
                 self.journal.write_snapshot(self.ledger.encode())
-        except Exception:
+        except OSError:
             # RAM is now ahead of flash: never act on it. A restart recovers
             # from the journal; until then the cabinet is locked.
             self.critical = True
