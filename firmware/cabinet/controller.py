@@ -1,0 +1,452 @@
+"""The cabinet controller: board + store + game cycle + player UI + money.
+
+`step(now_ms)` runs one pass of everything (tests and the headless simulator
+call it with a fake clock); `run()` is the asyncio main loop, where each part
+is its own task with its own period so none starves another:
+
+  inputs+game  10 ms   buttons, door/tilt/audit switches, game cycle, watchdog
+  money        20 ms   pulse bursts -> credits, inhibit line
+  serial       20 ms   technician read-out bytes
+  display      50 ms   redraw only when the text changed
+  maintenance 200 ms   journal erase-ahead, only when idle and money inhibited
+
+Every state change goes through the store first (committed to flash), then
+the display shows it. The technician side (firmware/audit) is optional: it is
+imported with a guard, so the cabinet runs without it.
+"""
+from micropython import const
+from hal.ticks import ticks_diff, ticks_add
+from hal import printer as PR
+from firmware.rules import reasons as R
+from firmware.store import events as E
+from firmware.store import records as T
+from firmware.store import ledger as L
+from firmware.store.store import Store
+from firmware.cabinet.money import MoneyIn, BILL, GAP_MS
+from firmware.cabinet.game import Game, BETTING
+from firmware.cabinet.player import Player, message as reason_message
+from firmware.cabinet import screens
+from firmware.cabinet import render
+
+IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
+HISTORY = const(12)
+REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
+MSG_MS = const(3000)
+
+
+def _load_audit():
+    """(Menu, Readout) classes or None each: the audit side is optional."""
+    menu = readout = None
+    try:
+        from firmware.audit.menu import Menu as menu
+    except Exception:  # missing or broken: the cabinet still runs
+        menu = None
+    try:
+        from firmware.audit.readout import Readout as readout
+    except Exception:
+        readout = None
+    return menu, readout
+
+
+def board_id(board):
+    bid = getattr(board, "board_id", None)
+    if bid:
+        return str(bid)
+    try:
+        import machine
+        import binascii
+        return binascii.hexlify(machine.unique_id()).decode()
+    except Exception:
+        return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
+
+
+def civil(t):
+    """Unix seconds -> 'YYYY-MM-DD HH:MM' (UTC), integers only."""
+    days, rem = divmod(t, 86400)
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    if m <= 2:
+        y += 1
+    return "%04d-%02d-%02d %02d:%02d" % (y, m, d, rem // 3600, rem % 3600 // 60)
+
+
+class Controller:
+    def __init__(self, board, store=None, profile=None, audit=True):
+        self.board = board
+        self.clock = board.clock
+        now = self.clock.ticks_ms()
+        self.store = store if store is not None else Store(board.flash)
+        board.money.inhibit(True)  # until the state is known
+        self.boot_status = self.store.boot(self.now_s())
+        if profile and not self.store.critical and \
+                self.store.ledger.config["profile"] != profile:
+            self.store.set_config(self.now_s(), "profile", profile)
+        self.money = MoneyIn(board.money, now)
+        self.game = Game(self.store, board, now)
+        self.player = Player()
+        self.player.fix_selection(self.store.ledger.table, self.store.ledger.table.p)
+        self.history = []
+        self._load_history()
+        self.last_win = 0
+        self.audit_mode = False
+        self.menu = None
+        self.Menu, self.Readout = _load_audit() if audit else (None, None)
+        self.readout = None
+        if self.Readout is not None:
+            try:
+                self.readout = self.Readout(self.store, self.identity())
+            except Exception:
+                self.readout = None
+        self._rx = bytearray(64)
+        self._msg = ""
+        self._msg_until = now
+        self._last_input = now
+        self._last_refresh = now
+        self._rolls_seen = self.game.rolls
+        self._erasing = False
+        self.erases = 0
+        self.lines = None          # text on the display now
+        self.dice = None
+        self.redraws = 0
+        self.dirty = True
+        self.credits_in = 0        # credited this power cycle (tests)
+        self._update_inhibit()
+
+    # ---- small helpers ---------------------------------------------------
+    def now_s(self):
+        return self.clock.now()
+
+    def identity(self):
+        from firmware import version
+        cfg = self.store.ledger.config
+        return {"station": cfg["station"], "version": version.VERSION,
+                "name": version.NAME, "serial": board_id(self.board),
+                "profile": cfg["profile"]}
+
+    def say(self, text, now_ms, ms=MSG_MS):
+        self._msg = text
+        self._msg_until = ticks_add(now_ms, ms)
+        self.dirty = True
+
+    def message(self, now_ms):
+        """The message to show now: the player's newest, else the game's."""
+        if self._msg and ticks_diff(self._msg_until, now_ms) > 0:
+            return self._msg
+        return self.game.message(now_ms)
+
+    def _load_history(self):
+        rec = self.store.ledger.recall
+        h = []
+        i = 0
+        while len(h) < HISTORY and i < len(rec):
+            g = rec.get(i)
+            if not g["voided"]:
+                h.append(g["dice"][0] + g["dice"][1])
+            i += 1
+        self.history = h
+
+    # ---- one pass ----------------------------------------------------------
+    def step(self, now_ms=None, draw=True):
+        if now_ms is None:
+            now_ms = self.clock.ticks_ms()
+        self.tick_inputs(now_ms)
+        self.tick_money(now_ms)
+        self.tick_serial()
+        self.tick_maintenance(now_ms)
+        if draw:
+            self.tick_display(now_ms)
+
+    def tick_inputs(self, now_ms):
+        """Switches, buttons, the game cycle; feeds the watchdog."""
+        b = self.board
+        b.watchdog.feed()
+        self._switches(now_ms)
+        for code in b.buttons.poll(now_ms):
+            self._button(code, now_ms)
+        if self.audit_mode and self.menu is not None:
+            try:
+                self.menu.tick(now_ms)
+            except Exception as exc:
+                self._menu_failed(exc, now_ms)
+        self.game.step(now_ms, self.now_s(), self.audit_mode or b.audit_key.value() == 1)
+        if self.game.rolls != self._rolls_seen:
+            self._rolls_seen = self.game.rolls
+            self._on_result()
+        self._update_inhibit()
+
+    def _switches(self, now_ms):
+        b = self.board
+        store = self.store
+        led = store.ledger
+        now = self.now_s()
+        door = b.door.value() == 1
+        if door != led.door_open and not store.critical:
+            store.event(now, E.DOOR_OPEN if door else E.DOOR_CLOSE)
+            self.dirty = True
+            if not door:
+                self.say("DOOR CLOSED", now_ms)
+        tilt = b.tilt.value() == 1
+        if tilt != led.tilt and not store.critical:
+            store.event(now, E.TILT if tilt else E.TILT_CLEAR)
+            self.dirty = True
+        key = b.audit_key.value() == 1
+        if key and not self.audit_mode:
+            if not self.game.rolling():  # never mid-roll
+                self._enter_audit(now_ms)
+        elif not key and self.audit_mode:
+            self._leave_audit(now_ms)
+        elif not key and store.ledger.audit and not store.critical:
+            store.event(now, E.AUDIT_OFF)  # stale after a power cut
+            self.dirty = True
+
+    def _enter_audit(self, now_ms):
+        store = self.store
+        if not store.ledger.audit and not store.critical:
+            store.event(self.now_s(), E.AUDIT_ON)
+        self.audit_mode = True
+        self.player.help_page = -1
+        self.menu = None
+        if self.Menu is not None:
+            try:
+                self.menu = self.Menu(store, self.board, self.identity())
+            except Exception as exc:
+                self._menu_failed(exc, now_ms)
+        self.dirty = True
+
+    def _leave_audit(self, now_ms):
+        store = self.store
+        self.audit_mode = False
+        self.menu = None
+        if store.ledger.audit and not store.critical:
+            store.event(self.now_s(), E.AUDIT_OFF)
+        # the menu may have cleared a lock or RAM: rebuild what RAM derives
+        self._load_history()
+        led = store.ledger
+        self.player.fix_selection(led.table, led.table.p)
+        if self.game.state != BETTING or led.phase == L.CLOSED:
+            self.game.resume(now_ms)
+        self.dirty = True
+
+    def _menu_failed(self, exc, now_ms):
+        try:
+            import sys
+            sys.print_exception(exc)
+        except Exception:
+            pass
+        self.menu = None
+
+    def _button(self, code, now_ms):
+        self._last_input = now_ms
+        self.dirty = True
+        if self.audit_mode:
+            if self.menu is not None:
+                try:
+                    self.menu.on_button(code, now_ms)
+                except Exception as exc:
+                    self._menu_failed(exc, now_ms)
+            return
+        if self.store.critical:
+            return
+        self.game.end_result()
+        text = self.player.on_button(code, self, now_ms)
+        if text:
+            self.say(text, now_ms)
+        else:
+            self._msg = ""
+
+    def _on_result(self):
+        led = self.store.ledger
+        self.last_win = screens.win_of(led.last_game)
+        faces = self.game.last_faces
+        self.history.insert(0, faces[0] + faces[1])
+        if len(self.history) > HISTORY:
+            self.history.pop()
+        self.player.fix_selection(led.table, led.table.p)
+        self.dirty = True
+
+    # ---- money -------------------------------------------------------------
+    def tick_money(self, now_ms):
+        ch = self.money.poll(now_ms)
+        if ch < 0:
+            return
+        cfg = self.store.ledger.config
+        pulses = self.money.pending[ch]
+        amount = pulses * (cfg["bill_pulse"] if ch == BILL else cfg["coin_pulse"])
+        code = self.store.credit(self.now_s(), T.SRC_BILL if ch == BILL else T.SRC_COIN,
+                                 amount)
+        if code == R.OK:
+            self.money.done(ch)
+            self.credits_in += amount
+            self.say("CREDIT +%d" % amount, now_ms)
+        self._update_inhibit()
+
+    def want_inhibit(self):
+        store = self.store
+        led = store.ledger
+        return (store.critical or self._erasing or self.audit_mode or bool(led.suspended())
+                or led.table.credits >= led.config["credit_limit"])
+
+    def _update_inhibit(self):
+        want = self.want_inhibit()
+        if want != self.board.money.inhibited:
+            self.board.money.inhibit(want)
+
+    # ---- cashout -------------------------------------------------------------
+    def cashout(self, now_ms):
+        """CASHOUT: ticket when the printer is ready and the amount is under the
+        handpay limit, else a handpay (locks for the attendant). The ticket is
+        committed before it is printed (a power cut cannot print twice); if the
+        print then fails the cabinet locks PRINTER FAULT so an attendant checks
+        the ticket and pays by hand if needed."""
+        store = self.store
+        led = store.ledger
+        amount = led.table.credits
+        if amount <= 0:
+            return reason_message(R.NO_CREDITS)
+        if led.suspended() or self.game.rolling() or led.phase != L.BETTING:
+            return reason_message(R.LOCKED)
+        now = self.now_s()
+        pr = self.board.printer
+        st = pr.status()
+        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"]:
+            code = store.cashout(now, T.BY_HANDPAY)
+            if code != R.OK:
+                return reason_message(code)
+            return "HANDPAY %d\nCALL ATTENDANT" % amount
+        code = store.cashout(now, T.BY_TICKET)
+        if code != R.OK:
+            return reason_message(code)
+        ok = False
+        try:
+            ok = pr.print_ticket(self.ticket_lines(amount, now))
+        except Exception:
+            ok = False
+        if not ok:
+            store.lock(now, L.LK_PRINTER, amount)
+            return "PRINTER FAULT\nCALL ATTENDANT"
+        return "TICKET PRINTED\n%d CREDITS" % amount
+
+    def ticket_lines(self, amount, now):
+        from firmware import version
+        cfg = self.store.ledger.config
+        cents = amount * cfg["credit_cents"]
+        return ["%s CASHOUT VOUCHER" % version.NAME,
+                "STATION %s" % cfg["station"],
+                civil(now) + " UTC",
+                "CREDITS %d" % amount,
+                "AMOUNT $%d.%02d" % (cents // 100, cents % 100),
+                "VALIDATION %s-%d" % (cfg["station"], self.store.ledger.events.total),
+                "VOID AFTER 30 DAYS"]
+
+    # ---- serial read-out ----------------------------------------------------------
+    def tick_serial(self):
+        ser = self.board.serial
+        if ser is None:
+            return
+        n = ser.read(self._rx)
+        if not n:
+            return
+        if self.readout is None:
+            return  # no read-out installed: bytes are dropped
+        try:
+            reply = self.readout.feed(bytes(self._rx[:n]))
+        except Exception:
+            reply = b""
+        if reply:
+            ser.write(reply)
+
+    # ---- journal maintenance ----------------------------------------------------------
+    def idle(self, now_ms):
+        g = self.game
+        return (g.state == BETTING and not g.rolling() and not self.audit_mode
+                and ticks_diff(now_ms, self._last_input) >= IDLE_MS
+                and not self.money.busy() and self.money.quiet_for(now_ms) >= GAP_MS
+                and not (0 <= g.remaining_ms < 1000))
+
+    def tick_maintenance(self, now_ms):
+        store = self.store
+        if not store.erase_pending() or not self.idle(now_ms):
+            return False
+        money = self.board.money
+        self._erasing = True
+        money.inhibit(True)
+        try:
+            store.erase_step()
+            self.erases += 1
+        except Exception:
+            store.critical = True  # flash failed under us: locked until restart
+        finally:
+            self._erasing = False
+            self._update_inhibit()
+        return True
+
+    # ---- display ----------------------------------------------------------------
+    def tick_display(self, now_ms, force=False):
+        g = self.game
+        if not (force or self.dirty or g.changed or self.player.changed
+                or ticks_diff(now_ms, self._last_refresh) >= REFRESH_MS):
+            return False
+        self._last_refresh = now_ms
+        self.dirty = g.changed = self.player.changed = False
+        lines, dice, inv = screens.build(self, now_ms)
+        if not force and lines == self.lines and dice == self.dice:
+            return False
+        self.lines = lines
+        self.dice = dice
+        d = self.board.display
+        render.draw(d, lines, dice, inv)
+        d.show()
+        self.redraws += 1
+        self._lamps()
+        return True
+
+    def _lamps(self):
+        from hal import lamps as LP
+        led = self.store.ledger
+        bits = 0
+        if self.store.critical or led.lock or led.tilt:
+            bits |= LP.RED
+        if led.door_open or self.audit_mode:
+            bits |= LP.AMBER
+        if not bits:
+            bits = LP.GREEN
+        if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT, L.LK_PRINTER):
+            bits |= LP.WHITE
+        if bits != self.board.lamps.state:
+            self.board.lamps.set(bits)
+
+    # ---- asyncio main loop --------------------------------------------------------
+    async def run(self, stop=None):
+        """Runs until `stop()` returns True (never on a board)."""
+        import asyncio
+        sleep_ms = getattr(asyncio, "sleep_ms", None)
+        if sleep_ms is None:  # CPython
+            def sleep_ms(ms):
+                return asyncio.sleep(ms / 1000)
+        tk = self.clock.ticks_ms
+        done = [False]
+
+        def stopped():
+            if stop is not None and stop():
+                done[0] = True
+            return done[0]
+
+        async def every(ms, fn):
+            while not stopped():
+                fn(tk())
+                await sleep_ms(ms)
+
+        await asyncio.gather(
+            every(10, self.tick_inputs),
+            every(20, self.tick_money),
+            every(20, lambda now: self.tick_serial()),
+            every(50, self.tick_display),
+            every(200, self.tick_maintenance),
+        )

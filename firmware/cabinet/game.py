@@ -1,0 +1,308 @@
+"""The game cycle: betting timer -> bets closed -> shaking -> settling -> result.
+
+State lives in two places: the ledger (phase BETTING/CLOSED, committed to
+flash) and this object (RAM: timer, shake progress). After a power cut the
+RAM part is rebuilt from the ledger: phase CLOSED means the bets were closed
+and no result was committed, so the dice are shaken again with the same bets.
+
+Irregularities (rule document 002): a cocked/unreadable die -> REROLL record
+and an automatic re-shake; `cocked_lockup` consecutive ones -> the roll is
+voided (this period's bets go back) and the cabinet locks (MALFUNCTION). Dice
+that did not move -> REROLL(STUCK), re-shake; `stuck_lockup` in a row -> void
+and lock SHAKER. "Did not move" is the motion sensor's verdict when the board
+has one; without a sensor it is "same faces as the previous game" (the only
+evidence then; with a sensor a repeat of the previous faces is a normal roll,
+so the outcome stays fair).
+
+The timer runs only while bets are on the table: with no bets the cabinet
+waits in betting (attract when there are no credits either) instead of
+rolling an empty table. It pauses while play is suspended.
+"""
+from micropython import const
+from hal.ticks import ticks_diff, ticks_add
+from hal.dice_decode import Settler
+from firmware.rules import reasons as R
+from firmware.store import events as E
+from firmware.store import ledger as L
+
+BETTING = const(0)
+SHAKING = const(1)
+SETTLING = const(2)
+HELD = const(3)      # bets closed, roll held: door open / tilt mid-roll
+HALTED = const(4)    # critical memory error
+STATE_NAMES = ("BETTING", "SHAKING", "SETTLING", "HELD", "HALTED")
+
+SHAKE_DUTY = const(800)     # per mille
+RAMP_MS = const(500)        # soft start
+JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
+SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
+RESULT_MS = const(4000)     # result screen (scrolls if longer)
+
+
+class Game:
+    def __init__(self, store, board, now_ms):
+        self.store = store
+        self.board = board
+        self.state = BETTING
+        self.remaining_ms = -1      # bet timer; -1 = not running
+        self._last_ms = now_ms
+        self.roll_request = False
+        self.shake_ms = 0
+        self._t0 = now_ms
+        self.moved = None           # motion seen during this shake (None: no sensor)
+        self.settler = Settler(600)
+        self.prev_faces = None      # faces of the previous game (stuck check)
+        self.last_faces = None      # faces to draw
+        self.result_until = None    # ticks until which the result shows
+        self.result_at = now_ms
+        self.msg = ""               # irregularity / game message (2 lines, '\n')
+        self.msg_until = now_ms
+        self.changed = True         # screen must be redrawn
+        self.repeat = []            # bets placed in the last period, for REPEAT
+        self.rolls = 0              # results committed since start (bench)
+        self._rng = (now_ms * 2654435761 + 12345) & 0xFFFFFFFF or 1
+        self.resume(now_ms)
+
+    # ---- helpers --------------------------------------------------------
+    def ledger(self):
+        return self.store.ledger
+
+    def _rand(self, n):
+        s = self._rng
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self._rng = s
+        return s % n
+
+    def say(self, text, now_ms, ms=3000):
+        self.msg = text
+        self.msg_until = ticks_add(now_ms, ms)
+        self.changed = True
+
+    def message(self, now_ms):
+        if self.msg and ticks_diff(self.msg_until, now_ms) > 0:
+            return self.msg
+        return ""
+
+    def rolling(self):
+        """True while a roll is in progress (bets closed, no result yet)."""
+        return self.state in (SHAKING, SETTLING, HELD)
+
+    def countdown_s(self):
+        if self.remaining_ms < 0:
+            return -1
+        return (self.remaining_ms + 999) // 1000
+
+    def resume(self, now_ms):
+        """Rebuild the RAM state from the ledger (boot, RAM clear)."""
+        led = self.store.ledger
+        if self.store.critical:
+            self._halt()
+            return
+        if self.prev_faces is None:
+            g = led.recall.get(0)
+            i = 0
+            while g is not None and g["voided"] and i < 10:
+                i += 1
+                g = led.recall.get(i)
+            if g is not None and not g["voided"]:
+                self.prev_faces = g["dice"]
+                self.last_faces = g["dice"]
+        if led.phase == L.CLOSED:
+            self.say("RESUMING ROLL\nsame bets", now_ms)
+            self._start_shake(now_ms)
+        else:
+            self.state = BETTING
+            self.remaining_ms = -1
+        self.changed = True
+
+    def _halt(self):
+        self.board.shaker.stop()
+        self.state = HALTED
+        self.remaining_ms = -1
+        self.changed = True
+
+    # ---- the cycle -------------------------------------------------------
+    def request_roll(self):
+        """ROLL button: end the timer early (only with bets on the table)."""
+        if self.state == BETTING and self.store.ledger.table.bets:
+            self.roll_request = True
+            return True
+        return False
+
+    def step(self, now_ms, now_s, hold):
+        """One pass. `hold`: the controller wants no new roll to start (audit
+        key waiting, erase maintenance...)."""
+        if self.store.critical:
+            if self.state != HALTED:
+                self._halt()
+            return
+        st = self.state
+        if st == BETTING:
+            self._betting(now_ms, now_s, hold)
+        elif st == SHAKING:
+            self._shaking(now_ms, now_s)
+        elif st == SETTLING:
+            self._settling(now_ms, now_s)
+        elif st == HELD:
+            led = self.store.ledger
+            if not (led.door_open or led.tilt):
+                self.say("ROLL RESUMES\nsame bets", now_ms)
+                self._start_shake(now_ms)
+        elif st == HALTED:
+            self.resume(now_ms)
+
+    def _betting(self, now_ms, now_s, hold):
+        led = self.store.ledger
+        dt = ticks_diff(now_ms, self._last_ms)
+        self._last_ms = now_ms
+        if not led.table.bets:
+            if self.remaining_ms >= 0:
+                self.remaining_ms = -1
+                self.changed = True
+            self.roll_request = False
+            return
+        if led.suspended() or hold:
+            return  # timer paused
+        if self.remaining_ms < 0:
+            self.remaining_ms = led.config["bet_timer_s"] * 1000
+            self.changed = True
+            return
+        before = self.countdown_s()
+        self.remaining_ms -= dt if dt > 0 else 0
+        if self.remaining_ms < 0:
+            self.remaining_ms = 0
+        if self.countdown_s() != before:
+            self.changed = True
+        if self.remaining_ms == 0 or self.roll_request:
+            self.roll_request = False
+            self._close(now_ms, now_s)
+
+    def _close(self, now_ms, now_s):
+        led = self.store.ledger
+        rep = []
+        for b in led.table.bets:
+            if b[5]:
+                rep.append((b[0], b[1], b[5]))
+        code = self.store.close(now_s)
+        if code != R.OK:
+            self.say(R.message(code)[:16] + "\n" + R.message(code)[16:32], now_ms)
+            self.remaining_ms = -1
+            return
+        if rep:
+            self.repeat = rep
+        self.remaining_ms = -1
+        if led.table.settled:  # under the aggregate minimum: new bets came back
+            self.say("BETS RETURNED\nunder total min", now_ms)
+        else:
+            self.say("NO MORE BETS", now_ms, 1500)
+        self._start_shake(now_ms)
+
+    def _start_shake(self, now_ms):
+        cfg = self.store.ledger.config
+        base = cfg["shake_ms"]
+        self.shake_ms = base + base * self._rand(JITTER_PERMILLE + 1) // 1000
+        self._t0 = now_ms
+        sh = self.board.shaker
+        self.moved = False if sh.motion() is not None else None
+        sh.start(SHAKE_DUTY, RAMP_MS)
+        self.state = SHAKING
+        self.result_until = None
+        self.changed = True
+
+    def _held(self, now_ms):
+        led = self.store.ledger
+        if led.door_open or led.tilt:
+            self.board.shaker.stop()
+            self.state = HELD
+            self.say("ROLL HELD\n" + led.suspended(), now_ms, 60000)
+            return True
+        return False
+
+    def _shaking(self, now_ms, now_s):
+        if self._held(now_ms):
+            return
+        sh = self.board.shaker
+        sh.tick(now_ms)
+        if self.moved is False and sh.motion():
+            self.moved = True
+        if ticks_diff(now_ms, self._t0) >= self.shake_ms:
+            sh.stop()
+            self.settler.stable_ms = self.store.ledger.config["settle_ms"]
+            self.settler.reset()
+            self._t0 = now_ms
+            self.state = SETTLING
+            self.changed = True
+
+    def _settling(self, now_ms, now_s):
+        if self._held(now_ms):
+            return
+        got = self.settler.update(self.board.dice.read(), now_ms)
+        if got is None:
+            limit = self.settler.stable_ms + SETTLE_TIMEOUT_MS
+            if ticks_diff(now_ms, self._t0) < limit:
+                return
+            got = (0, 0)  # never settled: unreadable
+        self._outcome(got, now_ms, now_s)
+
+    def _outcome(self, got, now_ms, now_s):
+        led = self.store.ledger
+        cfg = led.config
+        stuck = self.moved is False or (self.moved is None and got == self.prev_faces)
+        if stuck:
+            self._irregular(E.STUCK, cfg["stuck_lockup"], L.LK_SHAKER,
+                            "DICE DID NOT\nMOVE: RE-SHAKE", now_ms, now_s)
+            return
+        if got[0] == 0 or got[1] == 0:
+            self._irregular(E.COCKED, cfg["cocked_lockup"], L.LK_MALFUNCTION,
+                            "COCKED DIE\nRE-ROLLING", now_ms, now_s)
+            return
+        code = self.store.roll(now_s, got[0], got[1])
+        if code != R.OK:
+            self.say(R.message(code)[:16] + "\n" + R.message(code)[16:32], now_ms)
+            if self.store.critical:
+                self._halt()
+            return
+        # committed: only now the result may be shown
+        self.prev_faces = got
+        self.last_faces = got
+        self.rolls += 1
+        self.state = BETTING
+        self.remaining_ms = -1
+        self._last_ms = now_ms
+        self.result_at = now_ms
+        n = len(led.last_game or ())
+        pages = (n + 3) // 4
+        self.result_until = ticks_add(now_ms, RESULT_MS if pages <= 2 else pages * RESULT_MS // 2)
+        self.changed = True
+
+    def _irregular(self, why, limit, lock, text, now_ms, now_s):
+        led = self.store.ledger
+        code = self.store.reroll(now_s, why)
+        if code != R.OK:
+            if self.store.critical:
+                self._halt()
+            return
+        run = led.cocked_run if why == E.COCKED else led.stuck_run
+        if run >= limit:
+            self.store.void(now_s, why)
+            self.store.lock(now_s, lock, why)
+            self.board.shaker.stop()
+            self.state = BETTING
+            self.remaining_ms = -1
+            self.result_until = None
+            self.say("MALFUNCTION\nPLAYS+PAYS VOID", now_ms, 10000)
+            if self.store.critical:
+                self._halt()
+            return
+        self.say(text, now_ms, 4000)
+        self._start_shake(now_ms)
+
+    def showing_result(self, now_ms):
+        return self.result_until is not None and ticks_diff(self.result_until, now_ms) > 0
+
+    def end_result(self):
+        if self.result_until is not None:
+            self.result_until = None
+            self.changed = True

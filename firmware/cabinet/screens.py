@@ -1,0 +1,229 @@
+"""Screen text: cabinet state -> 8 lines of at most 16 characters.
+
+Pure: reads the controller's state (store.ledger, game, player, messages)
+and returns (lines, dice, invert); nothing here draws or changes state, so
+tests assert on the text. render.draw() puts it on the display.
+"""
+from hal.ticks import ticks_diff
+from firmware.rules import wagers as W
+from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
+from firmware.store import ledger as L
+from firmware.cabinet import game as G
+from firmware.cabinet.paytext import label, pays, short
+
+W16 = 16
+_RES = ("", "WIN", "LOSE", "PUSH", "BACK")
+
+
+def fit(left, right="", width=W16):
+    """left and right justified in `width` columns (left cut if needed)."""
+    room = width - len(right)
+    if right:
+        room -= 1
+    if room < 0:
+        return right[:width]
+    left = left[:room]
+    return left + " " * (width - len(left) - len(right)) + right
+
+
+def center(s, width=W16):
+    s = s[:width]
+    pad = (width - len(s)) // 2
+    return " " * pad + s
+
+
+def msg_lines(text):
+    """A message (lines separated by newline) as two display lines."""
+    if not text:
+        return "", ""
+    a, _, b = text.partition("\n")
+    return a[:W16], b[:W16]
+
+
+def puck(table):
+    return "PUCK ON %d" % table.point if table.point else "PUCK OFF"
+
+
+def history_line(hist):
+    """Recent roll totals, newest first, as many as fit."""
+    out = "H"
+    for t in hist:
+        s = " %d" % t
+        if len(out) + len(s) > W16:
+            break
+        out += s
+    return out
+
+
+def bet_line(s):
+    """One settled/returned bet as a display line."""
+    kind, number, amount, res, paid = s[0], s[1], s[2], s[3], s[4]
+    name = short(kind, number, 7)
+    if res == WIN:
+        right = "+%d" % (paid - amount)
+    elif res == LOSE:
+        right = "-%d" % amount
+    else:
+        right = "%d" % paid
+    return fit("%-7s %s" % (name, _RES[res]), right)
+
+
+def win_of(settled):
+    """Credits returned to the player by a roll (stakes included)."""
+    total = 0
+    for s in settled or ():
+        total += s[4]
+    return total
+
+
+def build(ctl, now_ms):
+    """(lines, dice or None, inverted row or -1) for the current state."""
+    store = ctl.store
+    led = store.ledger
+    table = led.table
+    game = ctl.game
+    if store.critical:
+        return critical_screen(), None, 0
+    if ctl.audit_mode:
+        return audit_screen(ctl), None, -1
+    if led.lock:
+        return lock_screen(led), None, 0
+    if game.state in (G.SHAKING, G.SETTLING, G.HELD):
+        return rolling_screen(ctl, now_ms), None, -1
+    if led.door_open or led.tilt:
+        return suspended_screen(led), None, 0
+    p = ctl.player
+    if p.help_page >= 0:
+        pages = p.help_pages(table.p)
+        return pages[p.help_page % len(pages)], None, -1
+    if game.showing_result(now_ms) and led.last_game is not None:
+        return result_screen(ctl, now_ms), game.last_faces, -1
+    if table.credits == 0 and not table.bets and not ctl.message(now_ms):
+        return attract_screen(ctl), game.last_faces, -1
+    return betting_screen(ctl, now_ms), None, 3
+
+
+def critical_screen():
+    return [center("MEMORY ERROR"), "", center("PLAY LOCKED"), "",
+            center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
+
+
+def audit_screen(ctl):
+    menu = ctl.menu
+    if menu is not None and getattr(menu, "active", False):
+        lines = list(menu.lines())[:8]
+        while len(lines) < 8:
+            lines.append("")
+        return [str(x)[:W16] for x in lines]
+    return [center("AUDIT MODE"), "", center("PLAY SUSPENDED"), "",
+            center("TURN KEY OFF") if menu is not None else center("NO AUDIT MENU"),
+            center("TO RESUME"), "", ""]
+
+
+def lock_screen(led):
+    name = L.LOCK_NAMES[led.lock] if 0 < led.lock < len(L.LOCK_NAMES) else "LOCKED"
+    lines = [center(name), ""]
+    if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT):
+        lines.append(center("AMOUNT %d" % led.lock_arg))
+        lines.append("")
+    elif led.lock == L.LK_MALFUNCTION:
+        lines.append(center("PLAYS AND PAYS"))
+        lines.append(center("VOIDED"))
+    elif led.lock == L.LK_SHAKER:
+        lines.append(center("DICE NOT MOVING"))
+        lines.append(center("PLAYS VOIDED"))
+    elif led.lock == L.LK_PRINTER:
+        lines.append(center("TICKET NOT"))
+        lines.append(center("CONFIRMED"))
+    else:
+        lines += ["", ""]
+    lines += [center("CALL ATTENDANT"), "", fit("CR %d" % led.table.credits,
+                                                "BET %d" % led.table.on_table()), ""]
+    return lines
+
+
+def suspended_screen(led):
+    why = "DOOR OPEN" if led.door_open else "TILT"
+    return [center(why), "", center("PLAY SUSPENDED"), "",
+            fit("CR %d" % led.table.credits, "BET %d" % led.table.on_table()),
+            center(puck(led.table)), "", ""]
+
+
+def rolling_screen(ctl, now_ms):
+    led = ctl.store.ledger
+    game = ctl.game
+    if game.state == G.SHAKING:
+        what = "SHAKING DICE"
+    elif game.state == G.SETTLING:
+        what = "DICE SETTLING"
+    else:
+        what = "ROLL HELD"
+    m1, m2 = msg_lines(game.message(now_ms))
+    if game.state == G.HELD:
+        m1, m2 = "ROLL HELD", led.suspended()
+    return [center("NO MORE BETS"), "", center(what), "",
+            fit("CR %d" % led.table.credits, "BET %d" % led.table.on_table()),
+            center(puck(led.table)), m1, m2]
+
+
+def attract_screen(ctl):
+    led = ctl.store.ledger
+    last = ctl.game.last_faces
+    lines = ["BUBBLE", "CRAPS", "", center("INSERT MONEY"), center(puck(led.table)), "",
+             "LAST %d+%d=%d" % (last[0], last[1], last[0] + last[1]) if last else "",
+             history_line(ctl.history)]
+    return lines
+
+
+def result_screen(ctl, now_ms):
+    led = ctl.store.ledger
+    game = ctl.game
+    d1, d2 = game.last_faces or (0, 0)
+    settled = led.last_game or ()
+    won = win_of(settled)
+    lines = ["ROLL %d+%d" % (d1, d2), "= %d" % (d1 + d2), puck(led.table)[:10],
+             fit("WIN %d" % won if won else "NO WIN", "CR %d" % led.table.credits)]
+    if not settled:
+        lines += ["", center("NO BETS DECIDED"), "", ""]
+        return lines
+    pages = (len(settled) + 3) // 4
+    page = (ticks_diff(now_ms, game.result_at) // 2000) % pages
+    for i in range(page * 4, page * 4 + 4):
+        lines.append(bet_line(settled[i]) if i < len(settled) else "")
+    return lines
+
+
+def betting_screen(ctl, now_ms):
+    led = ctl.store.ledger
+    table = led.table
+    game = ctl.game
+    p = ctl.player
+    kind, number = p.sel
+    bet = table.find(kind, number)
+    cd = game.countdown_s()
+    if led.suspended():
+        timer = led.suspended()[:6]
+    elif cd >= 0:
+        timer = "T %d" % cd
+    elif table.bets:
+        timer = "T --"
+    else:
+        timer = "NO BET"
+    last = ctl.last_win
+    lines = [fit("CR %d" % table.credits, "BET %d" % table.on_table()),
+             fit("WIN %d" % last, timer),
+             fit(puck(table), "%d+%d" % game.last_faces if game.last_faces else ""),
+             label(kind, number)[:W16]]
+    if bet is not None:
+        state = "ON" if table.working(bet) else "OFF"
+        amount = fit("%s %d" % (state, bet[2]), pays(table.p, kind, number))
+    else:
+        amount = fit("-", pays(table.p, kind, number))
+    lines.append(amount)
+    lines.append(fit("CHIP %d" % p.chip, "ROLL" if table.bets and cd >= 0 else ""))
+    m1, m2 = msg_lines(ctl.message(now_ms))
+    if not m1:
+        m1, m2 = "", history_line(ctl.history)
+    lines.append(m1)
+    lines.append(m2)
+    return lines
