@@ -1,0 +1,133 @@
+"""Cabinet entry point. On a board: detect the HAL, run the controller forever.
+
+On a host (`micropython main.py`, the simulator) the mock board is used and
+options come from environment variables (tools/sim sets them):
+  SIM_SEED, SIM_PROFILE, SIM_COCKED, SIM_FLICKER, SIM_STUCK (per mille),
+  SIM_MOTOR_FAIL (1), SIM_FLASH (file, persistent NOR flash),
+  SIM_HEADLESS (script file: fake clock, every screen printed as text),
+  SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out).
+"""
+import sys
+
+
+def _env(name, default=None):
+    try:
+        import os
+        v = os.getenv(name)
+    except Exception:
+        v = None
+    return default if v is None or v == "" else v
+
+
+def _int(name, default):
+    try:
+        return int(_env(name, default))
+    except ValueError:
+        return default
+
+
+def board_main():
+    import asyncio
+    import hal
+    from firmware.cabinet.controller import Controller
+    board = hal.detect()
+    ctl = Controller(board)
+    asyncio.run(ctl.run())
+
+
+def _sim_options():
+    opts = {
+        "cocked_permille": _int("SIM_COCKED", 0),
+        "flicker_permille": _int("SIM_FLICKER", 0),
+        "stuck_permille": _int("SIM_STUCK", 0),
+        "motor_fail": _int("SIM_MOTOR_FAIL", 0) == 1,
+        "flash_path": _env("SIM_FLASH", "sim-flash.bin"),
+    }
+    seed = _env("SIM_SEED")
+    if seed is not None:
+        opts["seed"] = int(seed)
+    serial = _env("SIM_SERIAL")
+    if serial:
+        opts["serial"] = serial
+    return opts
+
+
+def headless_main(path):
+    import hal
+    from firmware.cabinet.drive import Driver
+    opts = _sim_options()
+    opts["fake_clock"] = True
+    board = hal.detect(**opts)
+    drv = Driver(board, out=None, profile=_env("SIM_PROFILE"))
+    t0 = [0]
+
+    def show(text):
+        print("--- t=%d.%03ds %s" % (drv.t // 1000, drv.t % 1000, _status(drv.ctl)))
+        print(text)
+
+    drv.out = show
+    src = sys.stdin if path == "-" else open(path)
+    try:
+        drv.script(src, print)
+    finally:
+        board.close()
+    print("--- end: %s" % _status(drv.ctl))
+    if drv.failures:
+        print("%d expectation(s) failed" % drv.failures)
+        sys.exit(1)
+
+
+def _status(ctl):
+    from firmware.cabinet.game import STATE_NAMES
+    led = ctl.store.ledger
+    return "state=%s credits=%d bet=%d point=%d lock=%s%s" % (
+        STATE_NAMES[ctl.game.state], led.table.credits, led.table.on_table(),
+        led.table.point, led.suspended() or "-",
+        " CRITICAL" if ctl.store.critical else "")
+
+
+def interactive_main():
+    import asyncio
+    import hal
+    from hal.mock.keys import help_text
+    from firmware.cabinet.controller import Controller
+    opts = _sim_options()
+    opts["keyboard"] = True
+    board = hal.detect(**opts)
+    ctl = Controller(board, profile=_env("SIM_PROFILE"))
+    out = sys.stdout
+
+    def draw(disp):
+        text = disp.to_text("braille").replace("\n", "\r\n")
+        lines = ctl.lines or ()
+        out.write("\x1b[H\x1b[2J" + text + "\r\n")
+        for l in lines:
+            out.write("|%-16s|\r\n" % l)
+        out.write(_status(ctl) + "\r\n")
+        p = board.printer
+        out.write("tickets=%d printer=%d money=%s flash=%s\r\n" % (
+            len(p.tickets), p.status_value,
+            "INHIBITED" if board.money.inhibited else "accepting", opts["flash_path"]))
+        out.write(help_text() + "\r\nCtrl-C quits (state is kept in the flash file)\r\n")
+
+    board.display.on_show = draw
+    try:
+        asyncio.run(ctl.run())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.close()
+
+
+def main():
+    if sys.platform in ("rp2", "esp32"):
+        board_main()
+        return
+    script = _env("SIM_HEADLESS")
+    if script:
+        headless_main(script)
+    else:
+        interactive_main()
+
+
+main()
