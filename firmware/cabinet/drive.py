@@ -35,6 +35,8 @@ class Driver:
         self.t = 0            # ms driven
         self._shown = None
         self.failures = 0
+        if draw:
+            self.ctl.tick_display(board.clock.ticks_ms(), True)
 
     def step(self, ms=STEP_MS):
         self.board.clock.advance(ms)

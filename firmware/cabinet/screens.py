@@ -184,7 +184,7 @@ def result_screen(ctl, now_ms):
     lines = ["ROLL %d+%d" % (d1, d2), "= %d" % (d1 + d2), puck(led.table)[:10],
              fit("WIN %d" % won if won else "NO WIN", "CR %d" % led.table.credits)]
     if not settled:
-        lines += ["", center("NO BETS DECIDED"), "", ""]
+        lines += ["", center("BETS STAY UP"), "", ""]
         return lines
     pages = (len(settled) + 3) // 4
     page = (ticks_diff(now_ms, game.result_at) // 2000) % pages

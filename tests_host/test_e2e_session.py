@@ -1,0 +1,460 @@
+"""End-to-end: the real controller on the mock board, driven step by step
+with a fake clock (no sleeping). Plain asserts: runs on CPython (pytest) and
+on the MicroPython unix port (tests_host/mp_runner.py).
+
+Every test ends with check(): ledger.balance_check() == 0, the journal
+replayed on a copy of the flash gives the same table and meters, and a
+shadow engine Table fed with the same committed records settled every roll
+to the same credits and bets.
+"""
+from hal import buttons as B
+from hal import printer as PR
+from hal.mock.board import Board
+from hal.mock.norflash import NorFlash
+from firmware.rules import wagers as W
+from firmware.rules import reasons as R
+from firmware.rules.table import Table
+from firmware.rules import profiles as P
+from firmware.store import records as T
+from firmware.store import events as E
+from firmware.store import ledger as L
+from firmware.store.store import Store
+from firmware.cabinet.drive import Driver
+from firmware.cabinet import game as G
+
+FLASH = 131072
+
+
+class Shadow:
+    """The engine's own settlement, fed with every record the store committed."""
+
+    def __init__(self, store):
+        self.store = store
+        self.table = Table(store.ledger.table.p)
+        self.table.load(store.ledger.table.encode())
+        self.rolls = 0
+        inner = store.commit
+
+        def commit(payload):
+            code = inner(payload)
+            if code == R.OK:
+                self.apply(payload)
+            return code
+        store.commit = commit
+
+    def apply(self, payload):
+        rtype, time, f, tail = T.unpack(payload)
+        t = self.table
+        if rtype == T.CREDIT:
+            t.credit(f[1])
+        elif rtype == T.BET:
+            assert t.place(f[0], f[2], f[1]) == R.OK
+        elif rtype == T.REMOVE:
+            assert t.remove(f[0], f[1], f[2]) == R.OK
+        elif rtype == T.WORKING:
+            assert t.set_working(f[0], f[1], bool(f[2])) == R.OK
+        elif rtype in (T.CLEAR, T.VOID):
+            t.return_fresh()
+        elif rtype == T.CLOSE:
+            t.close_betting()
+        elif rtype == T.ROLL:
+            assert t.roll(f[0], f[1]) == R.OK
+            self.rolls += 1
+        elif rtype == T.CASHOUT:
+            t.cashout()
+
+    def same(self):
+        a = self.store.ledger.table
+        return a.credits == self.table.credits and a.bets == self.table.bets \
+            and a.point == self.table.point
+
+
+def make(seed=1, timer=5, profile=None, flash=None, **opts):
+    """A fresh cabinet: mock board (fake clock) and its driver."""
+    b = Board(seed=seed, fake_clock=True, flash=flash is None, flash_size=FLASH, **opts)
+    if flash is not None:
+        b.flash = flash
+    d = Driver(b, draw=True, profile=profile)
+    st = d.ctl.store
+    if st.ledger.config["bet_timer_s"] != timer and not st.critical:
+        st.set_config(b.clock.now(), "bet_timer_s", str(timer))
+    return b, d
+
+
+def check(d, shadow=None):
+    st = d.ctl.store
+    led = st.ledger
+    assert led.balance_check() == 0
+    if shadow is not None:
+        assert shadow.same(), (led.table.bets, shadow.table.bets)
+    copy = NorFlash(FLASH)
+    copy.load_image(d.board.flash.image())
+    st2 = Store(copy)
+    assert st2.boot(0) != 3  # not CRITICAL
+    assert st2.ledger.table.encode() == led.table.encode()
+    m1, m2 = led.meters, st2.ledger.meters
+    for key in ("total_in", "total_out", "wagered", "won", "returned", "vig", "games",
+                "handpays", "tickets", "voided", "cocked", "stuck"):
+        assert m1.get(key) == m2.get(key), key
+    return led
+
+
+def events_of(led, n=40):
+    out = []
+    for i in range(min(n, led.events.count)):
+        out.append(led.events.get(i)[2])
+    return out
+
+
+def test_money_bet_roll_cashout_ticket():
+    b, d = make(seed=11)
+    sh = Shadow(d.ctl.store)
+    assert d.on_screen("INSERT MONEY")
+    d.bill(20)
+    led = d.ctl.store.ledger
+    assert led.table.credits == 20
+    assert led.meters.get("bills_20") == 1
+    assert d.on_screen("CR 20")
+    d.press("CHIP")             # chip 5
+    d.press("BET_UP")           # pass line 5
+    assert led.table.find(W.PASS) is not None
+    assert d.on_screen("ON 5")
+    assert d.roll()
+    assert d.on_screen("ROLL ")  # result screen after the commit
+    assert sh.rolls == 1
+    for _ in range(5):          # a few more rolls by timer
+        if not led.table.bets:
+            d.press("BET_UP")
+        d.wait_result()
+    check(d, sh)
+    credits = led.table.credits
+    d.run(5000)
+    if credits:
+        d.press("CASHOUT")
+        assert led.table.credits == 0
+        assert len(b.printer.tickets) == 1
+        assert ("CREDITS %d" % credits) in b.printer.tickets[0]
+        assert d.on_screen("TICKET PRINTED")
+        assert led.meters.get("tickets_out") == credits
+    check(d, sh)
+
+
+def test_no_bets_no_roll():
+    b, d = make(seed=2)
+    d.bill(5)
+    d.run(30000)
+    assert d.ctl.game.state == G.BETTING and d.ctl.game.rolls == 0
+    assert d.on_screen("NO BET")
+    d.press("ROLL")
+    assert d.on_screen("PLACE A BET")
+    assert b.dome.rolls == 0
+    check(d)
+
+
+def test_buttons_select_odds_onoff_repeat_clear():
+    b, d = make(seed=3, timer=20)
+    sh = Shadow(d.ctl.store)
+    led = d.ctl.store.ledger
+    d.bill(100)
+    d.press("BET_UP", 2)                       # pass 2
+    d.press("ODDS")
+    assert d.on_screen("Only after")           # point off
+    d.press("NEXT", 3)                         # dont pass, come, dont come ... then place
+    while d.ctl.player.sel[0] != W.PLACE:
+        d.press("NEXT")
+    assert d.ctl.player.sel == (W.PLACE, 4)
+    d.press("NEXT", 2)
+    assert d.ctl.player.sel == (W.PLACE, 6)
+    assert d.on_screen("Place 6")
+    assert d.on_screen("7:6")
+    d.press("CHIP")                            # 5
+    d.press("BET_UP")
+    d.press("CHIP")                            # 25 : 30 is not a multiple? table profile multiple 1
+    d.press("CHIP")                            # 100
+    d.press("CHIP")                            # back to 1
+    d.press("BET_UP")
+    assert led.table.find(W.PLACE, 6)[2] == 6
+    w0 = led.table.working(led.table.find(W.PLACE, 6))   # off on the come-out
+    d.press("ONOFF")
+    assert led.table.working(led.table.find(W.PLACE, 6)) != w0
+    d.press("ONOFF")
+    d.press("BET_DOWN")
+    assert led.table.find(W.PLACE, 6)[2] == 5
+    d.press("CLEAR")
+    assert not led.table.bets
+    d.press("PREV")
+    d.press("HELP")
+    assert d.on_screen("PAYS")
+    d.press("NEXT")
+    assert d.on_screen("2/")
+    d.press("HELP")
+    assert not d.on_screen("PAYS")
+    # pass line, then roll until a point, then odds
+    while d.ctl.player.sel != (W.PASS, 0):
+        d.press("NEXT")
+    d.press("BET_UP", 2)
+    rolls = 0
+    while led.table.point == 0 and rolls < 20:
+        if not led.table.find(W.PASS):
+            d.press("BET_UP", 2)
+        d.roll()
+        rolls += 1
+        check(d, sh)
+    assert led.table.point
+    while d.ctl.player.sel != (W.PASS, 0):
+        d.press("NEXT")
+    d.press("ODDS")
+    assert led.table.find(W.PASS_ODDS, led.table.point) is not None
+    d.wait_result()
+    d.press("REPEAT")
+    check(d, sh)
+
+
+def test_handpay_over_limit_and_printer_not_ready():
+    b, d = make(seed=4)
+    st = d.ctl.store
+    st.set_config(b.clock.now(), "handpay_limit", "10")
+    d.bill(20)
+    d.press("CASHOUT")
+    led = st.ledger
+    assert led.lock == L.LK_HANDPAY and led.table.credits == 0
+    assert d.on_screen("HANDPAY") and d.on_screen("CALL ATTENDANT")
+    assert b.money.inhibited
+    assert not b.printer.tickets
+    assert st.reset(b.clock.now()) == R.OK    # the attendant (audit menu) resets
+    d.run(500)
+    b.printer.status_value = PR.PAPER_OUT
+    d.bill(5)
+    d.press("CASHOUT")
+    assert led.lock == L.LK_HANDPAY and led.meters.get("handpay_cc") == 25
+    check(d)
+
+
+def test_print_fails_after_commit_locks_printer():
+    b, d = make(seed=5)
+    d.bill(10)
+
+    def broken(lines):
+        return False
+    b.printer.print_ticket = broken
+    d.press("CASHOUT")
+    led = d.ctl.store.ledger
+    assert led.lock == L.LK_PRINTER
+    assert E.PRINTER_FAULT in events_of(led)
+    assert led.meters.get("tickets_out") == 10
+    assert d.on_screen("PRINTER FAULT")
+    check(d)
+
+
+def test_cocked_die_rerolls_automatically():
+    b, d = make(seed=6)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.press("BET_UP", 3)
+    b.dome.cocked_permille = 1000       # next outcome: both dice cocked
+    d.press("ROLL")
+    assert d.until(lambda: led.rerolls == 1, 30000)
+    assert d.until(lambda: d.on_screen("COCKED DIE"), 2000)
+    b.dome.cocked_permille = 0
+    assert d.wait_result()
+    assert led.meters.get("cocked") == 1 and led.lock == 0
+    assert led.recall.get(0)["rerolls"] == 1
+    check(d)
+
+
+def test_consecutive_cocked_malfunction_voids_and_locks():
+    b, d = make(seed=7)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.press("BET_UP", 4)
+    before = led.table.credits + led.table.on_table()
+    b.dome.cocked_permille = 1000
+    d.press("ROLL")
+    assert d.until(lambda: led.lock != 0, 120000)
+    assert led.lock == L.LK_MALFUNCTION
+    assert led.meters.get("cocked") == 3 and led.meters.get("voided") == 1
+    assert led.table.credits == before and not led.table.bets  # plays voided
+    assert led.recall.get(0)["voided"]
+    assert d.on_screen("MALFUNCTION")
+    assert d.ctl.game.state == G.BETTING and not b.shaker.running
+    d.press("BET_UP")
+    assert not led.table.bets
+    check(d)
+
+
+def test_dice_not_moving_reshake_then_shaker_lock():
+    b, d = make(seed=8)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.press("BET_UP", 2)
+    b.dome.stuck_permille = 1000
+    d.press("ROLL")
+    assert d.until(lambda: led.rerolls == 1, 30000)
+    b.dome.stuck_permille = 0
+    assert d.wait_result()
+    assert led.meters.get("stuck") == 1
+    d.press("BET_UP")
+    b.dome.motor_fail = True
+    d.press("ROLL")
+    assert d.until(lambda: led.lock != 0, 120000)
+    assert led.lock == L.LK_SHAKER
+    assert d.on_screen("SHAKER FAULT")
+    check(d)
+
+
+def test_door_open_suspends_and_holds_roll():
+    b, d = make(seed=9)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.press("BET_UP")
+    b.door.set(1)
+    d.run(300)
+    assert led.door_open and d.on_screen("DOOR OPEN") and b.money.inhibited
+    d.press("BET_UP")
+    assert led.table.on_table() == 1
+    d.run(20000)
+    assert d.ctl.game.rolls == 0 and d.ctl.game.state == G.BETTING
+    b.door.set(0)
+    d.run(300)
+    assert not led.door_open
+    d.press("ROLL")
+    assert d.until(lambda: d.ctl.game.state == G.SHAKING, 3000)
+    b.door.set(1)                        # mid-roll: the roll is held
+    d.run(500)
+    assert d.ctl.game.state == G.HELD and not b.shaker.running
+    b.door.set(0)
+    assert d.wait_result()
+    ev = events_of(led)
+    assert E.DOOR_OPEN in ev and E.DOOR_CLOSE in ev
+    check(d)
+
+
+def test_tilt_suspends():
+    b, d = make(seed=10)
+    led = d.ctl.store.ledger
+    d.bill(10)
+    b.tilt.set(1)
+    d.run(300)
+    assert led.tilt and d.on_screen("TILT")
+    d.press("BET_UP")
+    assert not led.table.bets
+    b.tilt.set(0)
+    d.run(300)
+    d.press("BET_UP")
+    assert led.table.bets
+    ev = events_of(led)
+    assert E.TILT in ev and E.TILT_CLEAR in ev
+    check(d)
+
+
+def test_audit_key_waits_for_roll_end():
+    b, d = make(seed=12)
+    led = d.ctl.store.ledger
+    d.bill(10)
+    d.press("BET_UP")
+    d.press("ROLL")
+    assert d.until(lambda: d.ctl.game.state == G.SHAKING, 3000)
+    b.audit_key.set(1)
+    d.run(500)
+    assert not led.audit and d.ctl.game.rolling()
+    assert d.until(lambda: led.audit, 30000)
+    assert d.ctl.game.rolls == 1 and d.ctl.audit_mode
+    assert b.money.inhibited
+    d.press("BET_UP")                    # goes to the menu, not the table
+    assert led.table.on_table() == 1
+    rolls = d.ctl.game.rolls
+    d.run(30000)
+    assert d.ctl.game.rolls == rolls     # no roll while in audit
+    b.audit_key.set(0)
+    d.run(300)
+    assert not led.audit and not d.ctl.audit_mode
+    ev = events_of(led)
+    assert E.AUDIT_ON in ev and E.AUDIT_OFF in ev
+    check(d)
+
+
+def test_credit_limit_inhibits_money():
+    b, d = make(seed=13)
+    d.ctl.store.set_config(b.clock.now(), "credit_limit", "30")
+    d.bill(20)
+    assert not b.money.inhibited
+    d.bill(20)
+    assert d.ctl.store.ledger.table.credits == 40
+    assert b.money.inhibited
+    assert not b.insert_bill(5)
+    check(d)
+
+
+def test_critical_memory_locks_everything():
+    b, d = make(seed=14)
+    d.bill(10)
+    flash = b.flash
+    for i in range(flash.size // 4096):          # wreck both copies
+        flash.secs[i][:] = bytes(4096)
+    b2, d2 = make(seed=14, flash=flash)
+    assert d2.ctl.store.critical
+    assert d2.on_screen("MEMORY ERROR")
+    assert b2.money.inhibited
+    d2.press("BET_UP")
+    d2.run(20000)
+    assert d2.ctl.game.state == G.HALTED and not b2.shaker.running
+
+
+def test_coin_and_bill_counted_once():
+    b, d = make(seed=15)
+    d.bill(5)
+    d.coin(1)
+    d.coin(1)
+    d.bill(1)
+    led = d.ctl.store.ledger
+    assert led.table.credits == 8
+    assert led.meters.get("coins_in") == 2 and led.meters.get("bills_in") == 6
+    d.run(5000)
+    assert led.table.credits == 8
+    check(d)
+
+
+def test_power_cut_in_closed_phase_rerolls_same_bets():
+    b, d = make(seed=16)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.press("BET_UP", 3)
+    d.press("ROLL")
+    assert d.until(lambda: d.ctl.game.state == G.SHAKING, 3000)
+    bets = [list(x) for x in led.table.bets]
+    assert led.phase == L.CLOSED
+    # power cut: new board (RAM and counters lost), same flash
+    b2, d2 = make(seed=99, flash=b.flash)
+    led2 = d2.ctl.store.ledger
+    assert led2.phase == L.CLOSED and led2.table.bets == bets
+    assert d2.ctl.game.state == G.SHAKING
+    assert d2.wait_result()
+    assert led2.meters.get("games") == 1
+    check(d2)
+
+
+def test_erase_maintenance_runs_when_idle():
+    b, d = make(seed=17)
+    st = d.ctl.store
+    d.bill(50)
+    for _ in range(40):
+        d.press("BET_UP")
+        d.press("BET_DOWN")
+    before = d.ctl.erases
+    d.run(10000)
+    assert st.erase_pending() is False or d.ctl.erases > before
+    assert not b.money.inhibited
+    check(d)
+
+
+def test_profile_etg_screens():
+    b, d = make(seed=18, profile="etg")
+    led = d.ctl.store.ledger
+    assert led.config["profile"] == "etg"
+    d.bill(20)
+    d.press("BET_UP")              # pass min 3 in 002
+    assert d.on_screen("Below the")
+    d.press("CHIP")
+    d.press("BET_UP")
+    assert led.table.find(W.PASS)[2] == 5
+    check(d)
