@@ -21,6 +21,8 @@ CONFIG = (
     ("cocked_lockup", 3, 1, 20, False),
     ("stuck_lockup", 3, 1, 20, False),
     ("station", "CRAPS-01", 1, 12, False),
+    # technician PIN as a salted SHA-256 record (firmware/audit/pin.py); default PIN 1234
+    ("pin", "5eed2026$6ee669c94951a33a8c5743f00af5ad47653d178a551819aefb52fdfc3b49705b", 1, 80, False),
 )
 
 INDEX = {}
