@@ -105,7 +105,7 @@ PROFILES = {
         "offered": _without(NO_BONUS, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HI_LO,
                             W.WORLD, W.HOP),
         "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
-        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+        "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
         "limits": _limits((1, 500, 1), horn=(4, 500, 4), horn_high=(5, 500, 5),
@@ -122,7 +122,7 @@ PROFILES = {
         "offered": _without(ALL_KINDS, W.PLACE_LOSE, W.HI_LO, W.HORN_HIGH, W.WORLD,
                             W.SHARP_SHOOTER),
         "odds_mult": {4: 3, 5: 3, 6: 3, 8: 3, 9: 3, 10: 3},
-        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+        "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
         "limits": _limits((1, 500, 1), **{"pass": (3, 500, 1), "dont_pass": (3, 500, 1),
@@ -138,7 +138,7 @@ PROFILES = {
         "doc": "003", "title": "Casino",
         "offered": _without(NO_BONUS, W.HI_LO, W.HORN_HIGH, W.HOP),
         "odds_mult": {4: 10, 5: 10, 6: 10, 8: 10, 9: 10, 10: 10},
-        "one_roll": _one_roll_tables((32, 1), (15, 1), (15, 1), (32, 1), (7, 1),
+        "singles": ((32, 1), (15, 1), (15, 1), (32, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), None),
         "hop": ((15, 1), (30, 1)),
         "limits": _limits((1, 500, 1)),
@@ -155,7 +155,7 @@ PROFILES = {
         "offered": _without(ALL_KINDS, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW,
                             W.LUCKY_HIGH, W.LUCKY_ALL),
         "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
-        "one_roll": _one_roll_tables((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
+        "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
         "limits": _limits((1, 10, 1), horn=(4, 10, 1), world=(5, 10, 1),
@@ -188,6 +188,9 @@ def get(name, overrides=None):
         return None
     p = dict(base)
     p["name"] = name
+    # Built on demand, for the one profile in use: four sets of tables
+    # built at import would cost a board about 20 KB of heap.
+    p["one_roll"] = _one_roll_tables(*base["singles"])
     if overrides:
         mult = overrides.get("odds_mult")
         if isinstance(mult, int):

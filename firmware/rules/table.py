@@ -34,6 +34,7 @@ RESULTS = ("", "win", "lose", "push", "returned")
 _MOVE = const(5)
 
 ROUND_DEN = const(1320)  # lcm of every pay-ratio denominator
+MAX_CREDITS = 10 ** 10 - 1  # what a 10-digit meter shows
 _STATE_VERSION = const(1)
 _HDR = "<BBBHQ"
 _BET = "<BBBIII"
@@ -95,6 +96,8 @@ class Table:
     def credit(self, amount):
         if not _whole(amount) or amount <= 0:
             return R.BAD_AMOUNT
+        if self.credits + amount > MAX_CREDITS:
+            return R.CREDIT_LIMIT
         self.credits += amount
         return R.OK
 
@@ -113,8 +116,13 @@ class Table:
             return R.NOT_OFFERED
         if not _whole(amount) or amount <= 0 or not _whole(number):
             return R.BAD_AMOUNT
-        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS) and number == 0:
-            number = self.point
+        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS):
+            if self.point == 0:
+                return R.POINT_OFF
+            if number == 0:
+                number = self.point
+            elif number != self.point:
+                return R.BAD_NUMBER
         code = self._check_number(kind, number)
         if code:
             return code
@@ -358,7 +366,7 @@ class Table:
         """Restores a state written by encode(); False if it is not one."""
         hsize = struct.calcsize(_HDR)
         bsize = struct.calcsize(_BET)
-        if len(data) < hsize:
+        if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) < hsize:
             return False
         ver, point, flags, nbets, credits = struct.unpack_from(_HDR, data, 0)
         if ver != _STATE_VERSION or len(data) != hsize + nbets * bsize:
@@ -536,7 +544,7 @@ _NUMBER_ODDS = {
 def _pay_ratios(profile, kind, number):
     """Every ratio a wager can win at (for the maximum-payoff check)."""
     if kind == W.HOP:
-        return profile["hop"]
+        return (profile["hop"][1] if number // 10 == number % 10 else profile["hop"][0],)
     if kind == W.HARD:
         return (P.HARD_ODDS[number],)
     table = profile["one_roll"][(W.HORN_HIGH, number) if kind == W.HORN_HIGH else kind]
