@@ -380,7 +380,7 @@ class Controller:
         try:
             store.erase_step()
             self.erases += 1
-        except Exception:
+        except OSError:
             store.critical = True  # flash failed under us: locked until restart
         finally:
             self._erasing = False
