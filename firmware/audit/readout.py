@@ -1,0 +1,302 @@
+"""Meter read-out: a read-only line protocol on the technician serial port,
+answered while the cabinet runs.
+
+Requests are ASCII lines ending in LF (a CR before it is ignored), at most
+MAX_LINE bytes; the command word is case-insensitive. Every non-empty line
+gets exactly one reply: a first line "OK <COMMAND> ..." or "ERR <code> <text>",
+then data lines, then a line holding a single "." (a data line that begins
+with "." is sent with one more "." in front, as in SMTP). Empty lines are
+ignored (keep-alive).
+
+  HELP                 the command list
+  ID                   key=value: station, name, version, serial, profile
+  STATUS               key=value: credits, phase, lock, lock_amount, suspended,
+                       critical, games, recall, events
+  METERS               "<key> <value> <group> <label>" for every meter
+  METER <key>          the same line for one meter
+  CONFIG               key=value for every setting (the PIN record hidden)
+  HISTORY              "<time> <key> <old> <new>" newest first (PIN hidden)
+  RECALL               "OK RECALL <games>": how many games recall holds
+  RECALL <i>           game i (0 = newest) as key=value lines, one "bet=" line
+                       per bet: kind number result amount paid
+  EVENTS [n [start]]   n (1..50, default 20) events from the start-th newest
+                       (0 = newest): "<number> <time> <code> <arg> <name>[; <detail>]"
+  DIGEST               "OK DIGEST <64 hex>" once computed; while it is being
+                       computed "ERR 5 busy <pct>%": ask again (each DIGEST that
+                       finds no computation running starts a fresh one)
+
+Error codes: 1 unknown command, 2 line too long, 3 bad characters (only
+printable ASCII), 4 bad argument, 5 busy, 6 not found.
+
+Read-only by construction: the store is only read, never written; no
+command changes credits, meters or configuration. Memory is bounded: the
+request buffer is pre-allocated (MAX_LINE bytes; a longer line is discarded
+up to its LF and answered ERR 2) and every reply is at most MAX_REPLY bytes.
+"""
+from micropython import const
+from firmware.store import meters as M
+from firmware.store import events as E
+from firmware.store import config as C
+from firmware.store import ledger as L
+from firmware.audit import report as RP
+from firmware.audit import text as T
+from firmware.audit.digest import Digest, DONE
+
+MAX_LINE = const(128)
+MAX_REPLY = const(8192)
+EVENTS_MAX = const(50)
+EVENTS_DEFAULT = const(20)
+DIGEST_CHUNKS = const(16)
+OUT_LIMIT = const(4096)   # service(): stop reading while this much waits to go out
+
+E_UNKNOWN = const(1)
+E_LONG = const(2)
+E_CHARS = const(3)
+E_ARG = const(4)
+E_BUSY = const(5)
+E_NOTFOUND = const(6)
+
+HELP = ("HELP", "ID", "STATUS", "METERS", "METER <key>", "CONFIG", "HISTORY",
+        "RECALL [i]", "EVENTS [n [start]]", "DIGEST")
+
+
+def _int(text, low, high):
+    """int in [low, high] or None (digits only, at most 6 of them)."""
+    if not text or len(text) > 6 or not all("0" <= c <= "9" for c in text):
+        return None
+    v = int(text)
+    return v if low <= v <= high else None
+
+
+class Readout:
+    def __init__(self, store, identity, root=".", clock=None):
+        self.store = store
+        self.identity = identity
+        self.root = root
+        self.clock = clock
+        self._buf = bytearray(MAX_LINE)
+        self._n = 0
+        self._discard = False
+        self._digest = None
+        self._rx = bytearray(64)
+        self._pending = b""
+        self.lines_in = 0
+        self.errors = 0
+
+    # ---- transport ---------------------------------------------------
+    def feed(self, data):
+        """Bytes in (any split), reply bytes out (b"" until a line ends)."""
+        if not isinstance(data, (bytes, bytearray)):
+            data = bytes(data)
+        out = []
+        pos = 0
+        size = len(data)
+        buf = self._buf
+        while pos < size:
+            nl = data.find(b"\n", pos)
+            end = size if nl < 0 else nl
+            if not self._discard:
+                k = end - pos
+                if self._n + k > MAX_LINE:
+                    self._discard = True
+                else:
+                    buf[self._n:self._n + k] = data[pos:end]
+                    self._n += k
+            if nl < 0:
+                break
+            if self._discard:
+                self._reply(out, self._err(E_LONG, "line too long (max %d)" % MAX_LINE))
+            else:
+                self._line(out, self._n)
+            self._n = 0
+            self._discard = False
+            pos = nl + 1
+        return "".join(out).encode() if out else b""
+
+    def service(self, serial):
+        """One main-loop step on a board serial (read(buf)/write(data)):
+        reads what is there, answers, writes what the port takes, and
+        advances a pending digest. Never blocks."""
+        if len(self._pending) < OUT_LIMIT:
+            n = serial.read(self._rx)
+            if n:
+                self._pending += self.feed(bytes(self._rx[:n]))
+        if self._pending:
+            w = serial.write(self._pending)
+            if w:
+                self._pending = self._pending[w:]
+        self.tick()
+
+    def tick(self):
+        d = self._digest
+        if d is not None and not d.finished():
+            d.step(DIGEST_CHUNKS)
+
+    # ---- lines -------------------------------------------------------
+    def _reply(self, out, lines):
+        text = []
+        for line in lines:
+            if line.startswith("."):
+                line = "." + line
+            text.append(line)
+        text.append(".")
+        s = "\n".join(text) + "\n"
+        if len(s) > MAX_REPLY:  # cannot happen with the commands below
+            s = "ERR 5 reply too long\n.\n"
+        out.append(s)
+
+    def _err(self, code, text):
+        self.errors += 1
+        return ["ERR %d %s" % (code, text)]
+
+    def _line(self, out, n):
+        buf = self._buf
+        if n and buf[n - 1] == 13:
+            n -= 1
+        if not n:
+            return
+        self.lines_in += 1
+        for i in range(n):
+            b = buf[i]
+            if b < 32 or b > 126:
+                self._reply(out, self._err(E_CHARS, "bad characters (printable ASCII only)"))
+                return
+        words = bytes(buf[:n]).decode().split()
+        if not words:
+            self._reply(out, self._err(E_UNKNOWN, "empty command"))
+            return
+        cmd = words[0].upper()
+        fn = _COMMANDS.get(cmd)
+        if fn is None:
+            self._reply(out, self._err(E_UNKNOWN, "unknown command, try HELP"))
+            return
+        try:
+            lines = fn(self, words[1:])
+        except Exception as exc:  # never let a request stop the cabinet
+            lines = self._err(E_ARG, "failed: %s" % type(exc).__name__)
+        self._reply(out, lines)
+
+    # ---- commands (read-only) ---------------------------------------
+    def c_help(self, args):
+        return ["OK HELP %d" % len(HELP)] + list(HELP)
+
+    def c_id(self, args):
+        if args:
+            return self._err(E_ARG, "ID takes no argument")
+        out = ["OK ID"]
+        for k, v in RP.identity_items(self.store, self.identity):
+            out.append("%s=%s" % (k, v))
+        if self.clock is not None:
+            out.append("time=%d" % self.clock.now())
+        return out
+
+    def c_status(self, args):
+        led = self.store.ledger
+        return ["OK STATUS", "credits=%d" % led.table.credits,
+                "phase=%s" % ("betting" if led.phase == L.BETTING else "closed"),
+                "lock=%s" % (L.LOCK_NAMES[led.lock] or "none"), "lock_amount=%d" % led.lock_arg,
+                "suspended=%s" % (led.suspended() or "no"),
+                "critical=%d" % (1 if self.store.critical else 0),
+                "games=%d" % led.game_no, "recall=%d" % len(led.recall),
+                "events=%d" % led.events.count]
+
+    def _meter_line(self, i):
+        key, label, group = M.METERS[i]
+        return "%s %d %s %s" % (key, self.store.ledger.meters.get(i), group, label)
+
+    def c_meters(self, args):
+        if args:
+            return self._err(E_ARG, "METERS takes no argument (METER <key>)")
+        return ["OK METERS %d" % M.COUNT] + [self._meter_line(i) for i in range(M.COUNT)]
+
+    def c_meter(self, args):
+        if len(args) != 1:
+            return self._err(E_ARG, "METER <key>")
+        i = M.INDEX.get(args[0].lower())
+        if i is None:
+            return self._err(E_NOTFOUND, "no meter %s" % args[0][:32])
+        return ["OK METER", self._meter_line(i)]
+
+    def c_config(self, args):
+        cfg = self.store.ledger.config
+        out = ["OK CONFIG %d" % len(C.CONFIG)]
+        for c in C.CONFIG:
+            out.append("%s=%s" % (c[0], RP.config_value(c[0], cfg.get(c[0]))))
+        return out
+
+    def c_history(self, args):
+        h = self.store.ledger.conf_history
+        out = ["OK HISTORY %d" % len(h)]
+        for t, index, old, new in reversed(h):
+            key = C.CONFIG[index][0] if 0 <= index < len(C.CONFIG) else "#%d" % index
+            if key in RP.SECRET:
+                old = new = "(hidden)"
+            out.append("%d %s %s %s" % (t, key, old, new))
+        return out
+
+    def c_recall(self, args):
+        rec = self.store.ledger.recall
+        if not args:
+            return ["OK RECALL %d" % len(rec)]
+        i = _int(args[0], 0, 999) if len(args) == 1 else None
+        if i is None:
+            return self._err(E_ARG, "RECALL [i], i = 0 (newest) .. %d" % max(0, len(rec) - 1))
+        g = rec.get(i)
+        if g is None:
+            return self._err(E_NOTFOUND, "no game %d (recall holds %d)" % (i, len(rec)))
+        out = ["OK RECALL %d of %d" % (i, len(rec)), "game=%d" % g["game"], "time=%d" % g["time"],
+               "dice=%d %d" % g["dice"], "point_before=%d" % g["point_before"],
+               "point_after=%d" % g["point_after"], "credits_before=%d" % g["credits_before"],
+               "credits_after=%d" % g["credits_after"], "rerolls=%d" % g["rerolls"],
+               "voided=%d" % (1 if g["voided"] else 0)]
+        for kind, number, res, amount, paid in g["bets"]:
+            word = T.RESULT_WORDS[res] if 0 <= res < len(T.RESULT_WORDS) else str(res)
+            out.append("bet=%s %d %s %d %d" % (T.bet_name(kind), number, word, amount, paid))
+        if g["more"]:
+            out.append("more=%d %d %d" % (g["more"], g["more_amount"], g["more_paid"]))
+        return out
+
+    def c_events(self, args):
+        ev = self.store.ledger.events
+        n = EVENTS_DEFAULT
+        start = 0
+        if len(args) > 2:
+            return self._err(E_ARG, "EVENTS [n [start]]")
+        if args:
+            n = _int(args[0], 1, EVENTS_MAX)
+            if n is None:
+                return self._err(E_ARG, "n must be 1..%d" % EVENTS_MAX)
+        if len(args) == 2:
+            start = _int(args[1], 0, 100000)
+            if start is None:
+                return self._err(E_ARG, "start must be 0..%d" % ev.count)
+        stop = min(ev.count, start + n)
+        out = ["OK EVENTS %d of %d" % (max(0, stop - start), ev.count)]
+        for i in range(start, stop):
+            number, t, code, arg = ev.get(i)
+            line = "%d %d %d %d %s" % (number, t, code, arg, E.name(code))
+            detail = RP.event_detail(code, arg)
+            if detail:
+                line += "; " + detail
+            out.append(line)
+        return out
+
+    def c_digest(self, args):
+        d = self._digest
+        if d is None:
+            d = self._digest = Digest(self.root)
+        d.step(DIGEST_CHUNKS)
+        if not d.finished():
+            return self._err(E_BUSY, "busy %d%% - ask again" % d.percent())
+        self._digest = None
+        if d.state != DONE:
+            return self._err(E_NOTFOUND, "digest failed: %s" % d.error[:60])
+        return ["OK DIGEST %s" % d.hexdigest, "files=%d" % len(d.files), "bytes=%d" % d.total]
+
+
+_COMMANDS = {
+    "HELP": Readout.c_help, "ID": Readout.c_id, "STATUS": Readout.c_status,
+    "METERS": Readout.c_meters, "METER": Readout.c_meter, "CONFIG": Readout.c_config,
+    "HISTORY": Readout.c_history, "RECALL": Readout.c_recall, "EVENTS": Readout.c_events,
+    "DIGEST": Readout.c_digest,
+}
