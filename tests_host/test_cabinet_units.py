@@ -1,0 +1,177 @@
+"""Unit tests: money bursts, player selection, pay texts, screens, renderer.
+Plain asserts, no pytest imports: runs on CPython and MicroPython."""
+from hal.mock.board import Board, PulseChannel
+from hal.mock.clock import FakeClock
+from hal.pulses import Money
+from firmware.rules import wagers as W
+from firmware.rules import reasons as R
+from firmware.rules import profiles as P
+from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
+from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
+from firmware.cabinet import player as PL
+from firmware.cabinet import paytext as PT
+from firmware.cabinet import screens as S
+from firmware.cabinet import render
+from firmware.cabinet.controller import civil
+
+
+def _money():
+    c = FakeClock()
+    bill, coin = PulseChannel(c), PulseChannel(c)
+    m = Money(bill, coin, lambda f: None)
+    return c, bill, coin, m
+
+
+def _drain(c, mi, ms):
+    got = []
+    for _ in range(ms // 10):
+        c.advance(10)
+        ch = mi.poll(c.ticks_ms())
+        if ch >= 0:
+            got.append((ch, mi.pending[ch]))
+            mi.done(ch)
+    return got
+
+
+def test_money_burst_is_one_bill():
+    c, bill, coin, m = _money()
+    mi = MoneyIn(m, c.ticks_ms())
+    bill.schedule(20, 100)
+    got = _drain(c, mi, 20 * 100 + GAP_MS + 100)
+    assert got == [(BILL, 20)]
+    assert _drain(c, mi, 3000) == []
+
+
+def test_money_counts_each_pulse_once_and_keeps_channels_apart():
+    c, bill, coin, m = _money()
+    bill.schedule(3, 100)
+    c.advance(1000)                     # counted before start-up: not ours
+    mi = MoneyIn(m, c.ticks_ms())
+    coin.schedule(1, 100)
+    bill.schedule(5, 100)
+    got = _drain(c, mi, 3000)
+    assert sorted(got) == [(BILL, 5), (COIN, 1)]
+    coin.schedule(2, 100)
+    coin.schedule(1, 100)               # back to back: one burst of 3
+    assert _drain(c, mi, 2000) == [(COIN, 3)]
+
+
+def test_money_not_done_is_kept():
+    c, bill, coin, m = _money()
+    mi = MoneyIn(m, c.ticks_ms())
+    bill.schedule(2, 100)
+    for _ in range(100):
+        c.advance(10)
+        mi.poll(c.ticks_ms())
+    assert mi.pending[BILL] == 2 and mi.busy()  # store refused: still owed
+    bill.schedule(1, 100)
+    got = _drain(c, mi, 2000)
+    assert got == [(BILL, 3)]
+
+
+def test_entries_cover_offered_wagers_with_numbers():
+    for name in P.NAMES:
+        prof = P.get(name)
+        t = Table(prof)
+        e = PL.entries(prof, t)
+        kinds = set(k for k, n in e)
+        for k in prof["offered"]:
+            if k in W.ODDS_BASE:
+                assert k not in kinds
+            else:
+                assert k in kinds
+        if W.PLACE in prof["offered"]:
+            assert [n for k, n in e if k == W.PLACE] == list(W.POINTS)
+        if W.HOP in prof["offered"]:
+            assert len([1 for k, n in e if k == W.HOP]) == 21
+
+
+def test_entries_follow_bets_on_table():
+    prof = P.get("table")
+    t = Table(prof)
+    t.credit(100)
+    assert t.place(W.PASS, 5) == R.OK
+    t.roll(3, 3)                         # point 6
+    assert t.place(W.PASS_ODDS, 5) == R.OK
+    assert t.place(W.COME, 5) == R.OK
+    t.roll(4, 4)                         # come to 8
+    e = PL.entries(prof, t)
+    i = e.index((W.PASS, 0))
+    assert e[i + 1] == (W.PASS_ODDS, 6)
+    assert (W.COME, 8) in e
+
+
+def test_messages_fit_two_lines():
+    for code in range(len(R.MESSAGES)):
+        text = PL.message(code)
+        a, _, b = text.partition("\n")
+        assert len(a) <= 16 and len(b) <= 16, text
+
+
+def test_pay_texts():
+    prof = P.get("table")
+    assert PT.pays(prof, W.PLACE, 6) == "7:6"
+    assert PT.pays(prof, W.PLACE, 4) == "9:5"
+    assert PT.pays(prof, W.HARD, 8) == "9:1"
+    assert PT.pays(prof, W.PASS) == "1:1"
+    assert PT.pays(prof, W.FIELD) == "1:1-2:1"
+    assert PT.pays(prof, W.PASS_ODDS, 5) == "3:2"
+    assert PT.pays(prof, W.DONT_PASS_ODDS, 4) == "1:2"
+    assert PT.pays(P.get("etg"), W.HOP, 22) == "30:1"
+    assert PT.pays(P.get("etg"), W.HOP, 25) == "15:1"
+    assert PT.label(W.HOP, 25) == "Hop 2-5"
+
+
+def test_help_pages_fit_and_follow_profile():
+    for name in P.NAMES:
+        prof = P.get(name)
+        pages = PT.help_pages(prof)
+        assert pages
+        for page in pages:
+            assert len(page) == 8
+            for line in page:
+                assert len(line) <= 16, (name, line)
+        text = "\n".join("\n".join(p) for p in pages)
+        assert ("Place" in text) == (W.PLACE in prof["offered"])
+        assert ("Hop" in text) == (W.HOP in prof["offered"])
+    casino = "\n".join("\n".join(p) for p in PT.help_pages(P.get("casino")))
+    assert "32:1" in casino             # its own two/twelve pay
+
+
+def test_screen_helpers():
+    assert S.fit("CR 5", "BET 1") == "CR 5       BET 1"
+    assert len(S.fit("x" * 30, "y" * 5)) == 16
+    assert S.center("AB") == "       AB"
+    assert S.history_line([7, 11, 6, 8, 10, 4, 5, 9]) == "H 7 11 6 8 10 4"
+    for res in (WIN, LOSE, PUSH, RETURNED):
+        for k in range(W.COUNT):
+            line = S.bet_line((k, 25, 500, res, 1200, 0, 0))
+            assert len(line) <= 16
+
+
+def test_labels_fit_for_every_selection():
+    for name in P.NAMES:
+        prof = P.get(name)
+        for k, n in PL.entries(prof, Table(prof)):
+            assert len(PT.label(k, n)) <= 16
+            assert len(S.fit("ON 500", PT.pays(prof, k, n))) == 16
+
+
+def test_render_draws_dice_pips():
+    b = Board(seed=1, fake_clock=True, flash=False)
+    fb = b.display
+    for face in range(1, 7):
+        render.draw(fb, ["ROLL"], (face, face))
+        pips = 0
+        for y in range(render.DICE_Y + 2, render.DICE_Y + render.DIE - 2):
+            for x in range(render.DICE_X + 2, render.DICE_X + render.DIE - 2):
+                pips += fb.get(x, y)
+        assert pips == 9 * face
+    render.draw(fb, ["A"], None, 0)
+    assert fb.get(127, 0) == 1          # inverted row
+
+
+def test_civil_time():
+    assert civil(0) == "1970-01-01 00:00"
+    assert civil(1767225600) == "2026-01-01 00:00"
+    assert civil(951782400 + 3600 * 13 + 60 * 7) == "2000-02-29 13:07"
