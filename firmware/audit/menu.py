@@ -895,7 +895,7 @@ class RamClear(Screen):
         m.store.ram_clear(now)
         after = printer.print_ticket(RP.ticket_lines(m.store, m.identity, "RAM CLEAR - AFTER", now))
         m.pop()
-        m.push(Message(m, ["RAM CLEARED", "All meters 0", "Defaults set", "PIN " + PIN.DEFAULT_PIN + " (default)",
+        m.push(Message(m, ["RAM CLEARED", "All meters 0", "Defaults set", "PIN reset: " + PIN.DEFAULT_PIN,
                            "Tickets: %s" % ("printed" if before and after else "NO PRINT"),
                            "Logged RAM clear"]))
 
