@@ -78,11 +78,17 @@ def _one_roll_tables(two, three, eleven, twelve, any_craps, any7, field_2, field
 
 
 def _limits(default, **per_kind):
-    """{kind: (min, max, multiple)} for every kind, `default` unless named.
+    """Limits as written in a profile: a default and the named exceptions."""
+    return (default, per_kind)
+
+
+def limits(spec):
+    """{kind: (min, max, multiple)} for every kind, the default unless named.
 
     Odds bets default to no maximum of their own (max 0): the odds multiple
     of their line bet is their limit.
     """
+    default, per_kind = spec
     out = {}
     for k in range(W.COUNT):
         dflt = (default[0], 0, 1) if k in W.ODDS_BASE else default
@@ -191,6 +197,7 @@ def get(name, overrides=None):
     # Built on demand, for the one profile in use: four sets of tables
     # built at import would cost a board about 20 KB of heap.
     p["one_roll"] = _one_roll_tables(*base["singles"])
+    p["limits"] = limits(base["limits"])
     if overrides:
         mult = overrides.get("odds_mult")
         if isinstance(mult, int):
@@ -199,7 +206,6 @@ def get(name, overrides=None):
             p["odds_mult"] = mult
         lim = overrides.get("limits")
         if lim:
-            p["limits"] = dict(p["limits"])
             for kname in lim:
                 k = W.kind_of(kname)
                 if k >= 0:

@@ -204,7 +204,7 @@ class Table:
         """Gives back everything placed since the last roll (CLEAR button,
         a voided roll, a missed aggregate minimum). Fills `settled`."""
         out = self.settled
-        out.clear()
+        del out[:]
         for bet in list(self.bets):
             fresh = bet[_FR]
             if fresh:
@@ -218,7 +218,7 @@ class Table:
         total = self.on_table()
         if agg and 0 < total < agg:
             return self.return_fresh()
-        self.settled.clear()
+        del self.settled[:]
         return self.settled
 
     # ---- the roll ------------------------------------------------------
@@ -228,30 +228,34 @@ class Table:
         t = d1 + d2
         p = self.point
         out = self.settled
-        out.clear()
-        keep = []
-        moved = []
-        for bet in self.bets:
+        del out[:]  # keeps the list's storage: no reallocation per roll
+        bets = self.bets
+        moved = None
+        j = 0
+        for i in range(len(bets)):
+            bet = bets[i]
             res = _SETTLE[W.FAMILY[bet[_K]]](self, bet, t, d1, d2, p)
-            if res == 0:
-                keep.append(bet)
-            elif res == _MOVE:
-                bet[_N] = t
-                moved.append(bet)
+            if res == 0 or res == _MOVE:
+                bet[_FR] = 0
+                bets[j] = bet
+                j += 1
+                if res == _MOVE:
+                    moved = (bet, moved)
             else:
                 self._pay(bet, res, t, d1, d2)
-        for bet in moved:
+        del bets[j:]
+        # A come bet moving onto its number joins a come bet already there.
+        while moved:
+            bet, moved = moved
             same = None
-            for b in keep:
+            for b in bets:
                 if b[_K] == bet[_K] and b[_N] == t:
                     same = b
             if same:
                 same[_A] += bet[_A]
+                bets.remove(bet)
             else:
-                keep.append(bet)
-        for bet in keep:
-            bet[_FR] = 0
-        self.bets = keep
+                bet[_N] = t
         if p == 0:
             if t in W.POINTS:
                 self.point = t

@@ -61,7 +61,7 @@ def profile_overrides(cfg):
     if cfg["odds_mult"]:
         over["odds_mult"] = cfg["odds_mult"]
     if cfg["min_bet"] or cfg["max_bet"]:
-        base = P.PROFILES[cfg["profile"]]["limits"]
+        base = P.limits(P.PROFILES[cfg["profile"]]["limits"])
         lim = {}
         for k in range(W.COUNT):
             lo, hi, mult = base[k]
