@@ -1,0 +1,98 @@
+"""The simulator end to end: tools/sim runs the real main.py under the
+MicroPython unix port (and CPython with --python), headless scripts, kill -9
+and resume from the flash file, tools/deploy --dry-run. CPython only
+(subprocesses)."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM = os.path.join(ROOT, "tools", "sim")
+
+SCRIPT = """# money in, bets, roll, cashout
+bill 20
+expect CR 20
+press CHIP
+press BET_UP
+expect ON 5
+press NEXT
+press BET_UP
+roll
+expect ROLL
+wait 6000
+press CASHOUT
+wait 300
+expect TICKET PRINTED
+"""
+
+
+def sim(tmp_path, script, *args, timeout=120):
+    path = os.path.join(str(tmp_path), "script.txt")
+    with open(path, "w") as f:
+        f.write(script)
+    cmd = [SIM, "--headless", path, "--flash", os.path.join(str(tmp_path), "f.bin")] + list(args)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def test_headless_session_micropython(tmp_path):
+    r = sim(tmp_path, SCRIPT, "--seed", "3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "|CR 20" in out and "SHAKING DICE" in out and "TICKET PRINTED" in out
+    assert out.count("--- t=") > 10
+    r2 = sim(tmp_path, "screen\nexpect CR 0\n", "--seed", "4")
+    assert r2.returncode == 0, r2.stdout
+
+
+def test_headless_python_and_expect_failure(tmp_path):
+    r = sim(tmp_path, "bill 5\nexpect CR 5\nexpect NOT THERE\n", "--python", "--profile", "etg")
+    assert r.returncode == 1
+    assert "EXPECT FAILED" in r.stdout
+
+
+def test_headless_irregularities(tmp_path):
+    r = sim(tmp_path, "bill 10\npress BET_UP\nroll\n", "--cocked", "1000", "--seed", "5")
+    assert "COCKED DIE" in r.stdout and "MALFUNCTION" in r.stdout, r.stdout[-2000:]
+
+
+def test_kill9_resumes_same_game(tmp_path):
+    path = os.path.join(str(tmp_path), "s.txt")
+    with open(path, "w") as f:
+        f.write("bill 20\npress BET_UP 3\npress ROLL\nwait 900000000\n")
+    flash = os.path.join(str(tmp_path), "f.bin")
+    p = subprocess.Popen([SIM, "--headless", path, "--flash", flash, "--seed", "9"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(6)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    sys.path.insert(0, os.path.join(ROOT, "tools", "cpython_shims"))
+    from hal.mock.norflash import NorFlash
+    from firmware.store.store import Store
+    st = Store(NorFlash(262144, path=flash))
+    assert st.boot(0) != 3
+    led = st.ledger
+    assert led.balance_check() == 0
+    assert led.meters.get("total_in") == 20
+    assert led.table.credits + led.table.on_table() + led.meters.get("wagered") \
+        - led.meters.get("won") - led.meters.get("returned") + led.meters.get("vig") == 20
+    credits, bet, phase = led.table.credits, led.table.on_table(), led.phase
+    st.journal.dev.close() if hasattr(st.journal, "dev") else None
+    r = sim(tmp_path, "screen\n", "--seed", "10")
+    assert r.returncode == 0
+    assert "credits=%d bet=%d" % (credits, bet) in r.stdout.splitlines()[-1]
+    if phase == 1:  # killed mid-roll: the same bets are shaken again
+        assert "state=SHAKING" in r.stdout.splitlines()[-1]
+
+
+def test_deploy_dry_run():
+    r = subprocess.run([os.path.join(ROOT, "tools", "deploy"), "--dry-run", "--port", "/dev/ttyX",
+                        "--board", "rp2"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "mpremote connect /dev/ttyX fs cp -r build/deploy/firmware :" in r.stdout
+    out = os.path.join(ROOT, "build", "deploy")
+    assert os.path.exists(os.path.join(out, "main.py"))
+    assert os.path.exists(os.path.join(out, "firmware", "cabinet", "controller.mpy"))
+    assert not os.path.exists(os.path.join(out, "hal", "mock"))
+    assert not os.path.exists(os.path.join(out, "hal", "esp32"))
