@@ -199,7 +199,7 @@ def print_table(report, out):
     w("%s meter report\n" % (ident.get("name") or "Cabinet"))
     for k in ("station", "serial", "version", "profile"):
         w("  %-10s %s\n" % (k, ident.get(k, "")))
-    w("  %-10s %s UTC (host)\n" % ("read at", report["timestamp"]))
+    w("  %-10s %s (host clock, UTC)\n" % ("read at", report["timestamp"]))
     if "time" in ident:
         w("  %-10s %s UTC\n" % ("cabinet", utc(int(ident["time"]))))
     if report.get("digest"):
