@@ -425,3 +425,15 @@ def test_every_screen_fits_the_display():
             d.press(code)
         d.press(B.CLEAR)
     assert m.overflow == 0
+
+
+def test_station_text_setting_shows_on_meters_page():
+    s, b, m, d = _setup(credits=0, games=0)
+    _auth(d)
+    while m.top().cur != C.INDEX["station"]:
+        d.press(B.NEXT)
+    d.press(B.ROLL, B.BET_UP, B.ROLL)  # C -> D
+    assert "SAVED" in d.text() and s.ledger.config["station"] == "DRAPS-01"
+    d.press(B.ROLL)
+    d.enter("Meters")
+    assert "DRAPS-01" in d.text()

@@ -13,14 +13,15 @@ SECRET = ("pin",)
 
 
 def identity_items(store, identity):
-    """[(key, value)] of the cabinet identity (station/profile from the
-    configuration when the identity dict does not give them)."""
+    """[(key, value)] of the cabinet identity: name, version and serial from
+    the identity dict; station and profile from the live configuration (they
+    are settings), the identity dict only when the configuration has none."""
     cfg = store.ledger.config
     out = []
     for k in ID_KEYS:
-        v = identity.get(k)
+        v = cfg.get(k)
         if v is None or v == "":
-            v = cfg.get(k, "")
+            v = identity.get(k, "")
         out.append((k, str(v)))
     return out
 
