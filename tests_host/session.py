@@ -10,7 +10,7 @@ from firmware.rules import profiles as P
 from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import ledger as L
-from firmware.store.meters import INDEX
+from firmware.store.meters import index
 
 
 def _number_for(kind, rng, point):
@@ -102,6 +102,6 @@ def view(ledger):
     (power-up meter, games since power-up, the event log)."""
     m = list(ledger.meters.v)
     for key in ("power_ups", "games_power"):
-        m[INDEX[key]] = 0
+        m[index(key)] = 0
     return (ledger.table.encode(), tuple(m), ledger.recall.encode(), ledger.phase,
             ledger.lock, ledger.lock_arg, ledger.game_no, tuple(sorted(ledger.config.items())))

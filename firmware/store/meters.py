@@ -9,8 +9,8 @@ from firmware.rules import wagers as W
 ROLLOVER = 10 ** 10
 BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # credits per note, by bill meter slot
 
-# (key, label for the 16-column audit screen, group)
-METERS = (
+# (key, label for the 16-column audit screen, group); per-wager meters follow.
+_BASE = (
     ("bills_in", "Bills in", "money"),
     ("coins_in", "Coins in", "money"),
     ("total_in", "Total in", "money"),
@@ -37,19 +37,69 @@ METERS = (
     ("tilts", "Tilts", "count"),
     ("handpays", "Handpays", "count"),
     ("tickets", "Tickets printed", "count"),
-) + tuple(("bills_%d" % d, "Bills $%d" % d, "bills") for d in BILL_DENOMS) \
-  + tuple(("bet_" + n, "Bet " + n[:11], "wager") for n in W.NAMES) \
-  + tuple(("won_" + n, "Won " + n[:11], "wager") for n in W.NAMES)
-
-INDEX = {}
-for _i in range(len(METERS)):
-    INDEX[METERS[_i][0]] = _i
-
-BILLS_BASE = INDEX["bills_%d" % BILL_DENOMS[0]]
-BET_BASE = INDEX["bet_pass"]
-WON_BASE = INDEX["won_pass"]
-COUNT = len(METERS)
+)
+BILLS_BASE = len(_BASE)
+BET_BASE = BILLS_BASE + len(BILL_DENOMS)
+WON_BASE = BET_BASE + W.COUNT
+COUNT = WON_BASE + W.COUNT
 _SIZE = const(8)
+
+
+def meter(i):
+    """(key, label, group) of meter i. Bill and per-wager entries are made on
+    demand: kept as a table they would hold ~100 strings on the heap."""
+    if i < BILLS_BASE:
+        return _BASE[i]
+    if i < BET_BASE:
+        d = BILL_DENOMS[i - BILLS_BASE]
+        return ("bills_%d" % d, "Bills $%d" % d, "bills")
+    if i < WON_BASE:
+        n = W.NAMES[i - BET_BASE]
+        return ("bet_" + n, "Bet " + n[:11], "wager")
+    n = W.NAMES[i - WON_BASE]
+    return ("won_" + n, "Won " + n[:11], "wager")
+
+
+def index(key):
+    """Meter number for a key, or None."""
+    for i in range(BILLS_BASE):
+        if _BASE[i][0] == key:
+            return i
+    if key.startswith("bills_"):
+        for i in range(len(BILL_DENOMS)):
+            if "bills_%d" % BILL_DENOMS[i] == key:
+                return BILLS_BASE + i
+    for prefix, base in (("bet_", BET_BASE), ("won_", WON_BASE)):
+        if key.startswith(prefix):
+            k = W.kind_of(key[len(prefix):])
+            if k >= 0:
+                return base + k
+    return None
+
+
+class _Table:
+    """METERS[i] and INDEX[key] / INDEX.get(key) over meter() and index()."""
+
+    def __len__(self):
+        return COUNT
+
+    def __getitem__(self, i):
+        if isinstance(i, str):
+            n = index(i)
+            if n is None:
+                raise KeyError(i)
+            return n
+        if not 0 <= i < COUNT:
+            raise IndexError(i)
+        return meter(i)
+
+    def get(self, key, default=None):
+        i = index(key)
+        return default if i is None else i
+
+
+METERS = _Table()
+INDEX = METERS
 
 
 class Meters:
@@ -57,14 +107,14 @@ class Meters:
         self.v = [0] * COUNT
 
     def add(self, key, amount=1):
-        i = INDEX[key] if isinstance(key, str) else key
+        i = index(key) if isinstance(key, str) else key
         self.v[i] = (self.v[i] + amount) % ROLLOVER
 
     def get(self, key):
-        return self.v[INDEX[key] if isinstance(key, str) else key]
+        return self.v[index(key) if isinstance(key, str) else key]
 
     def set(self, key, value):
-        self.v[INDEX[key]] = value % ROLLOVER
+        self.v[index(key)] = value % ROLLOVER
 
     def encode(self):
         out = bytearray(COUNT * _SIZE)
