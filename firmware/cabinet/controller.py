@@ -34,18 +34,21 @@ REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
 MSG_MS = const(3000)
 
 
-def _load_audit():
-    """(Menu, Readout) classes or None each: the audit side is optional."""
-    menu = readout = None
+def _audit_class(module, name):
+    """A class of the optional audit side, imported on first use (the menu
+    alone is ~45 KB of heap: play should not carry it), or None."""
     try:
-        from firmware.audit.menu import Menu as menu
+        mod = __import__(module, None, None, (name,))
+        return getattr(mod, name)
     except Exception:  # missing or broken: the cabinet still runs
-        menu = None
-    try:
-        from firmware.audit.readout import Readout as readout
-    except Exception:
-        readout = None
-    return menu, readout
+        return None
+
+
+def _drop_module(module):
+    """Lets the collector free a module the cabinet no longer needs."""
+    import sys
+    if module in sys.modules:
+        del sys.modules[module]
 
 
 def board_id(board):
@@ -97,13 +100,8 @@ class Controller:
         self.last_win = 0
         self.audit_mode = False
         self.menu = None
-        self.Menu, self.Readout = _load_audit() if audit else (None, None)
-        self.readout = None
-        if self.Readout is not None:
-            try:
-                self.readout = self.Readout(self.store, self.identity())
-            except Exception:
-                self.readout = None
+        self.audit = audit
+        self.readout = None        # made when the first read-out byte arrives
         self._rx = bytearray(64)
         self._msg = ""
         self._msg_until = now
@@ -213,9 +211,10 @@ class Controller:
         self.audit_mode = True
         self.player.help_page = -1
         self.menu = None
-        if self.Menu is not None:
+        menu = _audit_class("firmware.audit.menu", "Menu") if self.audit else None
+        if menu is not None:
             try:
-                self.menu = self.Menu(store, self.board, self.identity())
+                self.menu = menu(store, self.board, self.identity())
             except Exception as exc:
                 self._menu_failed(exc, now_ms)
         self.dirty = True
@@ -224,6 +223,7 @@ class Controller:
         store = self.store
         self.audit_mode = False
         self.menu = None
+        _drop_module("firmware.audit.menu")
         if store.ledger.audit and not store.critical:
             store.event(self.now_s(), E.AUDIT_OFF)
         # the menu may have cleared a lock or RAM: rebuild what RAM derives
@@ -354,7 +354,10 @@ class Controller:
         if not n:
             return
         if self.readout is None:
-            return  # no read-out installed: bytes are dropped
+            readout = _audit_class("firmware.audit.readout", "Readout") if self.audit else None
+            if readout is None:
+                return  # no read-out installed: bytes are dropped
+            self.readout = readout(self.store, self.identity())
         try:
             reply = self.readout.feed(bytes(self._rx[:n]))
         except Exception:
