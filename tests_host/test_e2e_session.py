@@ -463,3 +463,24 @@ def test_profile_etg_screens():
     d.press("BET_UP")
     assert led.table.find(W.PASS)[2] == 5
     check(d)
+
+
+def test_audit_money_pulse_test_is_never_credited():
+    b, d = make(seed=15)
+    led = d.ctl.store.ledger
+    d.bill(10)
+    b.audit_key.set(1)
+    assert d.until(lambda: d.ctl.audit_mode, 3000)
+    assert b.money.inhibited
+    b.money.inhibit(False)               # the menu's pulse test opens the inputs
+    b.insert_bill(5)
+    b.insert_coin(2)
+    d.run(3000)
+    assert led.table.credits == 10 and led.meters.get("total_in") == 10
+    b.audit_key.set(0)
+    d.run(3000)                          # leaving: those pulses stay uncredited
+    assert not d.ctl.audit_mode
+    assert led.table.credits == 10 and led.meters.get("total_in") == 10
+    d.bill(5)                            # and real money after it still counts once
+    assert led.table.credits == 15
+    check(d)

@@ -196,7 +196,8 @@ class Controller:
             self.dirty = True
         key = b.audit_key.value() == 1
         if key and not self.audit_mode:
-            if not self.game.rolling():  # never mid-roll
+            # never mid-roll, never with a bill half counted
+            if not self.game.rolling() and not self.money.busy():
                 self._enter_audit(now_ms)
         elif not key and self.audit_mode:
             self._leave_audit(now_ms)
@@ -209,6 +210,7 @@ class Controller:
         if not store.ledger.audit and not store.critical:
             store.event(self.now_s(), E.AUDIT_ON)
         self.audit_mode = True
+        self.board.money.inhibit(True)
         self.player.help_page = -1
         self.menu = None
         menu = _audit_class("firmware.audit.menu", "Menu") if self.audit else None
@@ -224,6 +226,7 @@ class Controller:
         self.audit_mode = False
         self.menu = None
         _drop_module("firmware.audit.menu")
+        self.money.rebase()
         if store.ledger.audit and not store.critical:
             store.event(self.now_s(), E.AUDIT_OFF)
         # the menu may have cleared a lock or RAM: rebuild what RAM derives
@@ -273,6 +276,8 @@ class Controller:
 
     # ---- money -------------------------------------------------------------
     def tick_money(self, now_ms):
+        if self.audit_mode:
+            return  # the menu owns the money inputs; its test pulses are not credit
         ch = self.money.poll(now_ms)
         if ch < 0:
             return
@@ -294,6 +299,8 @@ class Controller:
                 or led.table.credits >= led.config["credit_limit"])
 
     def _update_inhibit(self):
+        if self.audit_mode:
+            return  # the menu keeps money inhibited (its pulse test may open it)
         want = self.want_inhibit()
         if want != self.board.money.inhibited:
             self.board.money.inhibit(want)
