@@ -38,55 +38,55 @@ class Rng:
 
 
 def steps(rolls=100, seed=1, profile="table"):
+    return list(iter_steps(rolls, seed, profile))
+
+
+def iter_steps(rolls=100, seed=1, profile="table"):
+    """The session one step at a time (a long session does not fit a list
+    on the MicroPython port)."""
     rng = Rng(seed)
     offered = P.PROFILES[profile]["offered"]
-    out = []
     now = 1000
     point = [0]
-
-    def add(name, *args):
-        out.append((name, (now,) + args))
-
     if profile != "table":
-        add("set_config", "profile", profile)
+        yield "set_config", (now, "profile", profile)
     for r in range(rolls):
         now += 20
         if r % 4 == 0:
-            add("credit", T.SRC_BILL, rng.choice((5, 10, 20, 100)))
+            yield "credit", (now, T.SRC_BILL, rng.choice((5, 10, 20, 100)))
         if r % 13 == 5:
-            add("credit", T.SRC_COIN, 1)
+            yield "credit", (now, T.SRC_COIN, 1)
         for _ in range(rng.randint(1, 5)):
             kind = rng.choice(offered)
-            add("bet", kind, rng.choice((1, 2, 5, 6, 10)), _number_for(kind, rng, point[0]))
+            yield "bet", (now, kind, rng.choice((1, 2, 5, 6, 10)), _number_for(kind, rng, point[0]))
         # Line bets and their odds often, so come points and odds get exercised.
-        add("bet", rng.choice((W.PASS, W.DONT_PASS)), 5, 0)
-        add("bet", rng.choice((W.COME, W.DONT_COME)), 5, 0)
-        add("bet", rng.choice((W.PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS)), 5,
-            rng.choice(W.POINTS))
+        yield "bet", (now, rng.choice((W.PASS, W.DONT_PASS)), 5, 0)
+        yield "bet", (now, rng.choice((W.COME, W.DONT_COME)), 5, 0)
+        yield "bet", (now, rng.choice((W.PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS)), 5,
+                      rng.choice(W.POINTS))
         if r % 7 == 3:
             kind = rng.choice((W.PLACE, W.HARD, W.BUY, W.LAY, W.PLACE_LOSE))
-            add("working", kind, rng.choice(W.POINTS), rng.randint(0, 1))
+            yield "working", (now, kind, rng.choice(W.POINTS), rng.randint(0, 1))
         if r % 11 == 4:
-            add("remove", rng.choice(offered), 0, 0)
+            yield "remove", (now, rng.choice(offered), 0, 0)
         if r % 17 == 8:
-            add("clear")
-        add("close")
+            yield "clear", (now,)
+        yield "close", (now,)
         if r % 10 == 6:
-            add("reroll", E.COCKED)
+            yield "reroll", (now, E.COCKED)
         if r % 50 == 25:
-            add("void", E.MALFUNCTION)
-            add("lock", L.LK_MALFUNCTION, 0)
-            add("reset")
+            yield "void", (now, E.MALFUNCTION)
+            yield "lock", (now, L.LK_MALFUNCTION, 0)
+            yield "reset", (now,)
             continue
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        add("roll", d1, d2)
+        yield "roll", (now, d1, d2)
         if r % 30 == 29:
-            add("cashout", T.BY_TICKET if r % 60 == 59 else T.BY_HANDPAY)
-            add("reset")
+            yield "cashout", (now, T.BY_TICKET if r % 60 == 59 else T.BY_HANDPAY)
+            yield "reset", (now,)
         if r % 40 == 20:
-            add("event", E.DOOR_OPEN, 0)
-            add("event", E.DOOR_CLOSE, 0)
-    return out
+            yield "event", (now, E.DOOR_OPEN, 0)
+            yield "event", (now, E.DOOR_CLOSE, 0)
 
 
 def run(store, session, start=0):

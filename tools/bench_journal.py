@@ -7,6 +7,12 @@ MicroPython: .venv/bin/micropython -X heapsize=4M tools/bench_journal.py --mount
 
 The workload is pluggable: workload(rng) yields, per roll, a list of record
 payloads; state_fn(roll) returns the full state bytes (snapshot / file content).
+By default it is the real cabinet: the records the store commits for the
+scripted session of tests_host/session.py (every wager kind, money in and
+out, re-rolls, voids) and the ledger's own snapshot as the state, which is
+also the file the littlefs user rewrites each roll. --synthetic uses ~6
+records of 20-40 bytes and an 8 KB state instead. --sectors N sets the
+region (default 64 sectors = 256 KiB, the region the boards reserve).
 """
 import sys
 
@@ -17,7 +23,7 @@ from hal.mock.norflash import NorFlash  # noqa: E402
 from firmware.store import journal as J  # noqa: E402
 
 SEC = 4096
-REGION = 64 * SEC  # 256 KiB
+REGION = 64 * SEC  # 256 KiB, the region the boards reserve
 MP = sys.implementation.name == "micropython"
 
 
@@ -61,6 +67,56 @@ def synthetic_state(roll, size=8192):
         i += 1
     out = out[:size - 2] + b"]}"
     return bytes(out)
+
+
+class Cabinet:
+    """The real workload: a ledger driven by the scripted session; yields the
+    record payloads of each roll and gives the ledger snapshot as state."""
+
+    def __init__(self, rolls, seed=1):
+        sys.path.insert(0, "tests_host")
+        import session
+        from firmware.store.ledger import Ledger
+        from firmware.store import store as S
+
+        self.session = session
+        self.rolls = rolls
+
+        class Recorder:  # stands in for the journal: keeps what would be appended
+            def __init__(self, dev=None):
+                self.out = []
+
+            def append(self, p):
+                self.out.append(bytes(p))
+
+            def should_snapshot(self):
+                return False
+
+        class Unjournaled(S.Store):
+            def __init__(self):
+                self.journal = Recorder()
+                self.ledger = Ledger()
+                self.critical = False
+
+        self.store = Unjournaled()
+        self.seed = seed
+
+    def workload(self, rng):
+        st = self.store
+        steps = self.session.iter_steps(self.rolls, self.seed)
+        while True:
+            for name, args in steps:
+                getattr(st, name)(*args)
+                if name in ("roll", "void"):
+                    break
+            else:
+                raise RuntimeError("session over: ask Cabinet for more rolls")
+            out = st.journal.out
+            st.journal.out = []
+            yield out
+
+    def state(self, roll):
+        return self.store.ledger.encode()
 
 
 def run_journal(rolls, workload=synthetic_workload, state_fn=synthetic_state, seed=1):
@@ -123,8 +179,10 @@ def fill_for_mount(workload=synthetic_workload, state_fn=synthetic_state):
     f = NorFlash(REGION)
     j = J.Journal(f)
     j.mount()
-    j.write_snapshot(state_fn(0))
     gen = workload(Rng(5))
+    for _ in range(150):  # a full game recall in the snapshot
+        next(gen)
+    j.write_snapshot(state_fn(0))
     recs = 0
     while not j.should_snapshot():
         for p in next(gen):
@@ -157,34 +215,72 @@ def time_mount(f):
     return st, len(snap), n[0], f.bytes_read, dt
 
 
-def mount_report():
-    f, recs = fill_for_mount()
+def time_boot(f):
+    """The whole start-up: mount, snapshot load and replay through the ledger."""
+    import time
+    from firmware.store.store import Store
+
+    f.reset_counters()
+    t0 = time.ticks_us() if MP else time.perf_counter()
+    st = Store(f)
+    status = st.boot(0)
+    if MP:
+        dt = time.ticks_diff(time.ticks_us(), t0) / 1000
+    else:
+        dt = (time.perf_counter() - t0) * 1000
+    assert st.ledger.balance_check() == 0
+    return status, f.bytes_read, dt
+
+
+def mount_report(synthetic=False):
+    if synthetic:
+        f, recs = fill_for_mount()
+    else:
+        cab = Cabinet(100000)
+        f, recs = fill_for_mount(cab.workload, cab.state)
     st, slen, n, nread, ms = time_mount(f)
-    print("%s: mount+snapshot+replay of %d records (snapshot %d B): status %d, %d bytes read, %d ms"
+    print("%s: journal mount+snapshot+replay of %d records (snapshot %d B): status %d, %d bytes read, %d ms"
           % (sys.implementation.name, n, slen, st, nread, ms))
+    if not synthetic:
+        st, nread, ms = time_boot(f)
+        print("%s: store boot (the same + ledger load + every record applied): status %d, "
+              "%d bytes read, %d ms" % (sys.implementation.name, st, nread, ms))
 
 
 def main(argv):
+    global REGION
     rolls = 20000
     lfs_rolls = 2000
+    if "--sectors" in argv:
+        REGION = int(argv[argv.index("--sectors") + 1]) * SEC
     if "--rolls" in argv:
         rolls = int(argv[argv.index("--rolls") + 1])
     if "--lfs-rolls" in argv:
         lfs_rolls = int(argv[argv.index("--lfs-rolls") + 1])
     if "--mount-only" in argv:
-        mount_report()
+        mount_report("--synthetic" in argv)
         return
-    f, j, snaps = run_journal(rolls)
+    if "--synthetic" in argv:
+        work, state, wl, st = synthetic_workload, synthetic_state, synthetic_workload, synthetic_state
+        what = "synthetic records"
+    else:
+        cab = Cabinet(rolls + 10)
+        work, state = cab.workload, cab.state
+        lcab = Cabinet(lfs_rolls + 10)
+        wl, st = lcab.workload, lcab.state
+        what = "cabinet session records"
+    f, j, snaps = run_journal(rolls, work, state)
     ec = f.erase_counts
     jer = f.erases / rolls
-    print("journal, %d rolls on %d KiB (%d sectors), %d snapshots of %d B:"
-          % (rolls, REGION // 1024, REGION // SEC, snaps, len(synthetic_state(1))))
+    print("journal, %d rolls of %s on %d KiB (%d sectors), %d snapshots of %d B:"
+          % (rolls, what, REGION // 1024, REGION // SEC, snaps, len(state(rolls))))
     print("  programmed %.0f B/roll (%.1f page programs/roll), erases %.4f/roll, "
           "sector erase counts min %d max %d, sync erases %d"
           % (f.bytes_programmed / rolls, f.programs / rolls, jer, min(ec), max(ec), j.sync_erases))
-    g = run_littlefs(lfs_rolls)
+    g = run_littlefs(lfs_rolls, wl, st)
     ler = g.erases / lfs_rolls
-    print("littlefs file rewrite (8 KB state per roll), %d rolls on the same model:" % lfs_rolls)
+    print("littlefs file rewrite (the same state, %d B, every roll), %d rolls on the same model:"
+          % (len(st(lfs_rolls)), lfs_rolls))
     print("  programmed %.0f B/roll, erases %.3f/roll, worst sector %d erases"
           % (g.bytes_programmed / lfs_rolls, ler, max(g.erase_counts)))
     print("erases per roll: journal %.4f, littlefs file %.3f, %.1fx fewer" % (jer, ler, ler / jer))
@@ -195,13 +291,14 @@ def main(argv):
         years = life_rolls * secs_per_roll / (365.25 * 86400)
         print("projected life (%s, worst sector, 100k cycles, 1 roll/10 s, %d sectors): %.1f years"
               % (name, nsec, years))
-    mount_report()
+    mount_report("--synthetic" in argv)
     import os
     import subprocess
 
     mp = os.path.join(".venv", "bin", "micropython")
     if os.path.exists(mp):
-        out = subprocess.run([mp, "-X", "heapsize=4M", "tools/bench_journal.py", "--mount-only"],
+        out = subprocess.run([mp, "-X", "heapsize=4M", "tools/bench_journal.py", "--mount-only"]
+                             + (["--synthetic"] if "--synthetic" in argv else []),
                              capture_output=True, text=True)
         print(out.stdout.strip() or out.stderr.strip())
 
