@@ -78,9 +78,23 @@ def _later(mv, o, last):
     return False
 
 
-def _blank(mv, o):
-    n = _SEC - o
-    return n <= 0 or bytes(mv[o:]) == b"\xff" * n
+_FF = b"\xff" * _PAGE
+
+
+def _blank(mv, o, scratch):
+    """True if mv[o:] is all 0xFF. Compares a page at a time through the
+    256-byte scratch buffer: mount checks every sector twice and must not
+    churn the heap with sector-sized copies."""
+    while o < _SEC and o & (_PAGE - 1):
+        if mv[o] != 0xFF:
+            return False
+        o += 1
+    while o < _SEC:
+        scratch[:] = mv[o:o + _PAGE]
+        if scratch != _FF:
+            return False
+        o += _PAGE
+    return True
 
 
 class Journal:
@@ -99,8 +113,10 @@ class Journal:
         if self._hard + 1 > m:
             raise ValueError("region too small for max_snapshot")
         self.max_entries = max_entries
-        self._a = bytearray(_SEC)
-        self._b = bytearray(_SEC)
+        # Sector buffers for reading both copies: only mount, repair and
+        # replay need them, so they exist from mount() until release().
+        self._a = None
+        self._b = None
         self._w = bytearray(_MAXP + _OVH + 2 * _PAGE)
         self._c = bytearray(_PAGE)
         self.first = [0] * m
@@ -129,6 +145,17 @@ class Journal:
         self.snap_crc = 0
 
     # ------------------------------------------------------------------ mount
+    def _pair(self):
+        if self._a is None:
+            self._a = bytearray(_SEC)
+            self._b = bytearray(_SEC)
+
+    def release(self):
+        """Frees the 8 KB of read buffers once start-up is over (appends and
+        snapshots do not use them)."""
+        self._a = None
+        self._b = None
+
     def _read_pair(self, s):
         self.dev.readblocks(s, self._a, 0)
         self.dev.readblocks(self.m + s, self._b, 0)
@@ -178,7 +205,7 @@ class Journal:
             prev = seq
             o += _OVH + ln
         sm[_S_END] = o
-        sm[_S_CLEAN] = _blank(a, o) and _blank(b, o)
+        sm[_S_CLEAN] = _blank(a, o, self._c) and _blank(b, o, self._c)
         if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or _later(b, o, sm[_S_LAST])):
             # a bad entry with valid newer ones after it: lost data, not a
             # torn tail (after a torn write nothing more goes in that sector)
@@ -186,6 +213,7 @@ class Journal:
         return sm
 
     def mount(self):
+        self._pair()
         self._reset_state()
         m = self.m
         for i in range(m):
@@ -289,7 +317,7 @@ class Journal:
                 continue
             old = int.from_bytes(memoryview(cur)[:npg], "big")
             new = int.from_bytes(mer, "big")
-            if old & new != new or not _blank(memoryview(cur), npg):
+            if old & new != new or not _blank(memoryview(cur), npg, self._c):
                 self.dev.ioctl(6, phys)
                 self.erase_ops += 1
             if npg:
@@ -314,6 +342,7 @@ class Journal:
 
         The payload view is only valid until the next iteration step.
         """
+        self._pair()
         m = self.m
         s = (self.head - self.nlive + 1) % m
         for _ in range(self.nlive):
