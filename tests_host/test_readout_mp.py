@@ -10,6 +10,7 @@ from firmware.audit.readout import Readout
 from firmware.store import meters as M
 from firmware.store import records as TR
 from test_audit_support import make, IDENT
+from hal.mock.xorshift import Rng as _Xorshift
 
 CASES = 300
 WORDS = (b"HELP", b"ID", b"STATUS", b"METERS", b"METER", b"CONFIG", b"HISTORY", b"RECALL",
@@ -17,20 +18,8 @@ WORDS = (b"HELP", b"ID", b"STATUS", b"METERS", b"METER", b"CONFIG", b"HISTORY", 
          b"\xc3\xa9", b"\xff", b"\x00", b"\r", b"recall", b"events 50 1")
 
 
-class Rng:
-    def __init__(self, seed):
-        self.s = seed or 1
-
-    def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
-
-    def below(self, n):
-        return self.next() % n
+def Rng(seed):
+    return _Xorshift(seed or 1)
 
 
 def _line(rng):

@@ -1,6 +1,7 @@
 """Text helpers for the 16-column audit screens and the read-out (no floats,
 no str.rjust on MicroPython)."""
 from micropython import const
+from firmware.timefmt import civil
 
 WIDTH = const(16)
 RESULTS = ("--", "WIN", "LOSE", "PUSH", "RET")
@@ -46,25 +47,6 @@ def wrap(text, width=WIDTH):
     if line or not out:
         out.append(line)
     return out
-
-
-def civil(t):
-    """(year, month, day, hh, mm, ss) of seconds since 1970 UTC."""
-    days, rem = divmod(t, 86400)
-    hh, rem = divmod(rem, 3600)
-    mm, ss = divmod(rem, 60)
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    if m <= 2:
-        y += 1
-    return y, m, d, hh, mm, ss
 
 
 def date(t):

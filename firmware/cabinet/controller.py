@@ -27,6 +27,7 @@ from firmware.cabinet.game import Game, BETTING
 from firmware.cabinet.player import Player, message as reason_message
 from firmware.cabinet import screens
 from firmware.cabinet import render
+from firmware import timefmt
 
 IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
@@ -64,20 +65,8 @@ def board_id(board):
 
 
 def civil(t):
-    """Unix seconds -> 'YYYY-MM-DD HH:MM' (UTC), integers only."""
-    days, rem = divmod(t, 86400)
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    y = yoe + era * 400
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    if m <= 2:
-        y += 1
-    return "%04d-%02d-%02d %02d:%02d" % (y, m, d, rem // 3600, rem % 3600 // 60)
+    """Unix seconds -> 'YYYY-MM-DD HH:MM' (UTC)."""
+    return "%04d-%02d-%02d %02d:%02d" % timefmt.civil(t)[:5]
 
 
 class Controller:

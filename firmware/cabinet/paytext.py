@@ -84,6 +84,16 @@ def _nums(ns):
     return ",".join(str(n) for n in ns)
 
 
+def _grouped(out, kind, groups):
+    """One line when every number pays alike, else a line per group."""
+    if len(groups) == 1:
+        out.append(_fit(W.LABELS[kind], ratio(groups[0][1])))
+        return
+    out.append(W.LABELS[kind])
+    for g in groups:
+        out.append(_fit(" " + _nums(g[0]), ratio(g[1])))
+
+
 def _groups(pairs):
     """[(number, ratio)] -> [(numbers, ratio)] grouping equal ratios, in order."""
     out = []
@@ -135,22 +145,10 @@ def help_entries(profile):
         if fam == W.F_ONE_ROLL and kind != W.HORN_HIGH:
             table = profile["one_roll"][kind]
             pairs = [(t, table[t]) for t in sorted(table) if table[t][0] > 0]
-            groups = _groups(pairs)
-            if len(groups) == 1:
-                out.append(_fit(W.LABELS[kind], ratio(groups[0][1])))
-                continue
-            out.append(W.LABELS[kind])
-            for g in groups:
-                out.append(_fit(" " + _nums(g[0]), ratio(g[1])))
+            _grouped(out, kind, _groups(pairs))
             continue
         if nums and kind != W.HORN_HIGH:
-            groups = _groups([(n, _num_ratio(kind, n)) for n in nums])
-            if len(groups) == 1:
-                out.append(_fit(W.LABELS[kind], ratio(groups[0][1])))
-                continue
-            out.append(W.LABELS[kind])
-            for g in groups:
-                out.append(_fit(" " + _nums(g[0]), ratio(g[1])))
+            _grouped(out, kind, _groups([(n, _num_ratio(kind, n)) for n in nums]))
             continue
         if kind == W.HORN_HIGH:
             out.append(W.LABELS[kind])

@@ -433,7 +433,12 @@ def _line(tab, bet, t, d1, d2, p):
         if t == 12:
             return PUSH if dark else LOSE
         return _MOVE if kind in (W.COME, W.DONT_COME) else 0
-    if t == target:
+    return _versus_seven(t, target, dark)
+
+
+def _versus_seven(t, n, dark):
+    """A number against the seven: right side wins on n, dark side on 7."""
+    if t == n:
         return LOSE if dark else WIN
     if t == 7:
         return WIN if dark else LOSE
@@ -452,12 +457,7 @@ def _number(tab, bet, t, d1, d2, p, always=False):
         return 0
     kind = bet[_K]
     n = 6 if kind == W.BIG6 else 8 if kind == W.BIG8 else bet[_N]
-    dark = kind in W.DARK
-    if t == n:
-        return LOSE if dark else WIN
-    if t == 7:
-        return WIN if dark else LOSE
-    return 0
+    return _versus_seven(t, n, kind in W.DARK)
 
 
 def _hard(tab, bet, t, d1, d2, p):

@@ -13,27 +13,13 @@ from hal.shaker import Shaker
 from hal.mock.clock import FakeClock, RealClock
 from hal.mock.display import MockDisplay
 from hal.mock.serial import LoopSerial, SocketSerial
+from hal.mock.xorshift import Rng as _Xorshift
 
 MOVE_MIN_PERMILLE = 300  # below this duty the dice do not move
 
 
-class Rng:
-    """xorshift32: same sequence on CPython and MicroPython, private state
-    (MicroPython's `random` has no per-instance generator)."""
-
-    def __init__(self, seed):
-        self.s = (seed & 0xFFFFFFFF) or 0x6D2B79F5
-
-    def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
-
-    def below(self, n):
-        return self.next() % n
+class Rng(_Xorshift):
+    """The dome's dice generator."""
 
     def face(self):
         return 1 + self.below(6)

@@ -6,6 +6,7 @@ programs (as rp2 flash_range_program), counters, deterministic torn program/eras
 on a power cut, bit rot, optional file backing, and sub-range views.
 """
 from micropython import const
+from hal.mock.xorshift import Rng as _Xorshift
 
 SECTOR = const(4096)
 PAGE = const(256)
@@ -15,22 +16,8 @@ class PowerCut(Exception):
     pass
 
 
-class _Rng:
-    """xorshift32: identical sequences on CPython and MicroPython."""
-
-    def __init__(self, seed):
-        self.s = (seed & 0xFFFFFFFF) or 0x9E3779B9
-
-    def next(self):
-        s = self.s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self.s = s
-        return s
-
-    def below(self, n):
-        return self.next() % n
+def _Rng(seed):
+    return _Xorshift(seed, 0x9E3779B9)
 
 
 class NorFlash:
