@@ -6,3 +6,6 @@ freeze("$(PORT_DIR)/modules", "rp2.py")
 module("_boot.py", base_path="$(MANIFEST_DIR)")
 include("$(MPY_DIR)/extmod/asyncio")
 package("hal", base_path="$(MANIFEST_DIR)/../..")
+# The cabinet's own code, frozen: its bytecode then runs from flash and the
+# heap holds only the state (the unix-port benchmark loads it into RAM).
+package("firmware", base_path="$(MANIFEST_DIR)/../..")
