@@ -166,5 +166,9 @@ class Store:
         self.critical = False
         self.status = EMPTY
         self.commit(T.pack(T.EVENT, now, E.RAM_CLEAR, 1 if was_critical else 0))
+        if was_critical:
+            # The corrupt journal could not take this event when the error
+            # was found; the new one records why the RAM clear was needed.
+            self.commit(T.pack(T.EVENT, now, E.CRITICAL, 0))
         self.journal.write_snapshot(self.ledger.encode())
         return R.OK
