@@ -212,10 +212,12 @@ def test_tools_meters_tcp_json_csv_table():
         assert rep["digest"] == compute(ROOT)
         rc, out = _meters(["--tcp", addr, "--csv"])
         rows = out.strip().split("\n")
-        assert rc == 0 and len(rows) == M.COUNT + 1 and rows[0].startswith("station,serial")
+        assert rc == 0 and len(rows) == M.COUNT + 2 and rows[0].startswith("station,serial")
+        assert rows[1].endswith(",credits,Credits,status,%d" % s.ledger.table.credits)
         assert "CRAPS-01,SN0042,0.1.0," in rows[1]
         rc, out = _meters(["--tcp", addr, "--recall", "2", "--events", "5"])
         assert rc == 0 and "Total in" in out and "RECALL game #" in out and "EVENTS" in out
+        assert "credits    %d" % s.ledger.table.credits in out
         rc, out = _meters(["--tcp", addr, "--raw", "BOGUS"])
         assert rc == 1 and out.startswith("ERR 1")
     finally:

@@ -204,6 +204,10 @@ def print_table(report, out):
         w("  %-10s %s UTC\n" % ("cabinet", utc(int(ident["time"]))))
     if report.get("digest"):
         w("  %-10s %s\n" % ("SHA-256", report["digest"]))
+    st = report.get("status") or {}
+    if st:
+        w("  %-10s %s   lock %s   play %s\n" % ("credits", st.get("credits", "?"),
+                                                 st.get("lock", "?"), st.get("suspended", "?")))
     group = None
     for m in report["meters"]:
         if m["group"] != group:
@@ -234,7 +238,9 @@ def print_csv(report, out):
     ident = report["identity"]
     wr = csv.writer(out, lineterminator="\n")
     wr.writerow(["station", "serial", "version", "read_at_utc", "key", "label", "group", "value"])
-    for m in report["meters"]:
+    rows = [{"key": "credits", "label": "Credits", "group": "status",
+             "value": (report.get("status") or {}).get("credits", "")}] + report["meters"]
+    for m in rows:
         wr.writerow([ident.get("station", ""), ident.get("serial", ""), ident.get("version", ""),
                      report["timestamp"], m["key"], m["label"], m["group"], m["value"]])
 
@@ -242,6 +248,7 @@ def print_csv(report, out):
 def collect(link, args):
     report = {"identity": read_identity(link),
               "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    report["status"] = kv(link.request("STATUS")[1])
     report["meters"] = read_meters(link)
     if args.recall:
         report["recall"] = read_recall(link, args.recall)
