@@ -9,18 +9,7 @@ from firmware.rules import reasons as R
 from firmware.rules import table as T
 from firmware.rules import wagers as W
 
-D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5),
-     9: (4, 5), 10: (4, 6), 11: (5, 6), 12: (6, 6)}
-
-
-def mk(name, credits=1000, overrides=None):
-    t = T.Table(P.get(name, overrides))
-    assert t.credit(credits) == R.OK
-    return t
-
-
-def roll(t, total):
-    assert t.roll(D[total][0], D[total][1]) == R.OK
+from rules_helpers import D, mk, roll  # noqa: E402
 
 
 def put(t, kind, amount, number=0):
