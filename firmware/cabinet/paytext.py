@@ -4,7 +4,7 @@ Pure functions over a profile dict (firmware.rules.profiles.get) so the help
 pages always follow the rules the engine settles with.
 """
 from firmware.rules import wagers as W
-from firmware.rules import profiles as P
+from firmware.rules import pays as P
 
 
 def ratio(r):

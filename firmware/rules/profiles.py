@@ -1,19 +1,17 @@
 """The four rule documents as selectable profiles: pure data plus a builder.
 
 Pay ratios are net winnings per unit staked, as (numerator, denominator).
+The documents are read only to build the profile in use (and by the audit
+menu): the ledger imports this module for that moment and then forgets it.
 Combination bets (horn, horn high, world, C&E) are expanded once, here, from
 the profile's single-number odds into a per-total pay table, so the engine
 settles every one-roll wager with one table lookup.
 """
 from firmware.rules import wagers as W
 
-TRUE_ODDS = {4: (2, 1), 5: (3, 2), 6: (6, 5), 8: (6, 5), 9: (3, 2), 10: (2, 1)}
-LAY_ODDS = {4: (1, 2), 5: (2, 3), 6: (5, 6), 8: (5, 6), 9: (2, 3), 10: (1, 2)}
-PLACE_ODDS = {4: (9, 5), 5: (7, 5), 6: (7, 6), 8: (7, 6), 9: (7, 5), 10: (9, 5)}
-PLACE_LOSE_ODDS = {4: (5, 11), 5: (5, 8), 6: (4, 5), 8: (4, 5), 9: (5, 8), 10: (5, 11)}
-HARD_ODDS = {4: (7, 1), 6: (9, 1), 8: (9, 1), 10: (7, 1)}
-SHARP_PAYS = ((10, 300), (9, 200), (8, 100), (7, 40), (6, 30), (5, 20), (4, 8), (3, 5))
-LUCKY_PAYS = {W.LUCKY_LOW: (30, 1), W.LUCKY_HIGH: (30, 1), W.LUCKY_ALL: (155, 1)}
+# The shared pay ratios, also reachable here as P.TRUE_ODDS and so on.
+from firmware.rules.pays import (TRUE_ODDS, LAY_ODDS, PLACE_ODDS, PLACE_LOSE_ODDS,  # noqa: F401
+                                 HARD_ODDS, SHARP_PAYS, LUCKY_PAYS, VIG_PERCENT)
 
 # Units each combination bet spreads over totals: {total: units}.
 CRAPS = (2, 3, 12)
@@ -180,7 +178,6 @@ PROFILES = {
 }
 
 NAMES = ("table", "etg", "casino", "house")
-VIG_PERCENT = 5
 
 
 def get(name, overrides=None):

@@ -12,7 +12,7 @@ import struct
 from micropython import const
 from firmware.rules import wagers as W
 from firmware.rules import reasons as R
-from firmware.rules import profiles as P
+from firmware.rules import pays as P
 
 # Bet record: a list [kind, number, amount, flags, aux, fresh]. aux is the
 # vig paid up front (buy/lay), the totals seen (Lucky Roller) or the points

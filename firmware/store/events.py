@@ -72,7 +72,8 @@ class EventLog:
         return self.total - i, t, c, a
 
     def encode(self):
-        return struct.pack("<HHI", self.head, self.count, self.total) + bytes(self.buf)
+        # joined straight from the ring: no 2.3 KB copy of it first
+        return b"".join((struct.pack("<HHI", self.head, self.count, self.total), self.buf))
 
     def load(self, data):
         if len(data) != 8 + len(self.buf):

@@ -7,7 +7,7 @@ Pure: no clocks (times come in records), no I/O.
 import struct
 from micropython import const
 from firmware.rules import reasons as R
-from firmware.rules import profiles as P
+from firmware import forget
 from firmware.rules import wagers as W
 from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
 from firmware.store import records as T
@@ -35,6 +35,15 @@ _MISC = "<BBBBBBBIQQI"
 CONFIG_HISTORY = const(32)
 
 
+def _profiles():
+    """The profile documents, for the moment a profile is built or a name
+    checked: they are ~10 KB of heap that play does not need (the built
+    profile keeps what it uses), so the module is let go straight away."""
+    from firmware.rules import profiles
+    forget("firmware.rules.profiles")
+    return profiles
+
+
 class Ledger:
     def __init__(self):
         self.config = C.defaults()
@@ -58,7 +67,10 @@ class Ledger:
         self.last_error = ""
 
     def _profile(self):
-        return P.get(self.config["profile"], C.profile_overrides(self.config))
+        # overrides first: they import the documents too, and _profiles()
+        # then lets go of that one copy
+        over = C.profile_overrides(self.config)
+        return _profiles().get(self.config["profile"], over)
 
     # ---- what the controller asks --------------------------------------
     def suspended(self):
@@ -331,7 +343,7 @@ class Ledger:
         except Exception:
             return BAD_SETTING
         ok, value = C.parse(key, text)
-        if not ok or (key == "profile" and value not in P.PROFILES):
+        if not ok or (key == "profile" and value not in _profiles().PROFILES):
             self.last_error = value if not ok else "unknown profile"
             return BAD_SETTING
         if money and self.money_on_table():
@@ -364,7 +376,8 @@ class Ledger:
         parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
                  self.recall.encode(), self.events.encode())
         head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
-        return head + b"".join(parts)
+        # one join: head + join(parts) would copy the whole snapshot twice
+        return b"".join((head,) + parts)
 
     def load(self, data):
         """Restores from encode(); False (and unchanged meaning) if malformed."""

@@ -23,6 +23,7 @@ class Store:
         self.dev = dev
         self.journal = J.Journal(dev)
         self.ledger = Ledger()
+        self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
         self.status = None
 
@@ -32,7 +33,12 @@ class Store:
         Returns OK, REPAIRED, EMPTY (no snapshot yet: one is taken now) or
         CRITICAL (no good copy: play stays locked until a RAM clear).
         """
-        self.ledger = Ledger()
+        if not self._pristine:
+            # A fresh ledger to rebuild into. The one __init__ made is still
+            # untouched on the first boot: building another would only churn
+            # the heap just before the journal needs its 8 KB of buffers.
+            self.ledger = Ledger()
+        self._pristine = False
         try:
             status = self.journal.mount()
         except OSError:
@@ -45,6 +51,9 @@ class Store:
             self.critical = True
             self.status = CRITICAL
             return CRITICAL
+        # Replay is over: free the read buffers before the first snapshot
+        # is encoded, so it can use their 8 KB.
+        self.journal.release()
         if status == EMPTY:
             # No snapshot yet (blank region, or only records since a RAM
             # clear): take one now so later boots start from it.
@@ -53,7 +62,6 @@ class Store:
         self.commit(T.pack(T.POWER, now))
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
-        self.journal.release()
         return status
 
     def _blank(self):
@@ -81,6 +89,7 @@ class Store:
         """Applies and journals one record; returns the ledger's code."""
         if self.critical:
             return R.LOCKED
+        self._pristine = False
         code = self.ledger.apply(payload)
         if code != R.OK:
             return code
