@@ -28,6 +28,7 @@ from firmware.cabinet.player import Player, message as reason_message
 from firmware.cabinet import screens
 from firmware.cabinet import render
 from firmware import timefmt
+from firmware import forget
 
 IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
@@ -43,13 +44,6 @@ def _audit_class(module, name):
         return getattr(mod, name)
     except Exception:  # missing or broken: the cabinet still runs
         return None
-
-
-def _drop_module(module):
-    """Lets the collector free a module the cabinet no longer needs."""
-    import sys
-    if module in sys.modules:
-        del sys.modules[module]
 
 
 def board_id(board):
@@ -214,7 +208,7 @@ class Controller:
         store = self.store
         self.audit_mode = False
         self.menu = None
-        _drop_module("firmware.audit.menu")
+        forget("firmware.audit.menu")
         self.money.rebase()
         if store.ledger.audit and not store.critical:
             store.event(self.now_s(), E.AUDIT_OFF)

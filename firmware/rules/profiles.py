@@ -81,17 +81,16 @@ def _limits(default, **per_kind):
 
 
 def limits(spec):
-    """{kind: (min, max, multiple)} for every kind, the default unless named.
+    """(min, max, multiple) of every kind, indexed by kind: the default unless
+    named. A list, not a dict by kind: a third of the heap, same lookups.
 
     Odds bets default to no maximum of their own (max 0): the odds multiple
     of their line bet is their limit.
     """
     default, per_kind = spec
-    out = {}
-    for k in range(W.COUNT):
-        dflt = (default[0], 0, 1) if k in W.ODDS_BASE else default
-        out[k] = per_kind.get(W.NAMES[k], dflt)
-    return out
+    odds_default = (default[0], 0, 1)
+    return [per_kind.get(W.NAMES[k], odds_default if k in W.ODDS_BASE else default)
+            for k in range(W.COUNT)]
 
 
 ALL_KINDS = tuple(range(W.COUNT))
