@@ -108,6 +108,16 @@ def test_messages_fit_two_lines():
         assert len(a) <= 16 and len(b) <= 16, text
 
 
+def test_text_tables_cover_every_code():
+    # the names and messages live in modules imported only to show one
+    from firmware.store import events as E
+    from firmware.store import event_names
+    assert len(R.CODES) == len(R.MESSAGES) == R.LOCKED + 1
+    assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
+    assert len(event_names.NAMES) == E.COUNT == E.AGG_MIN + 1
+    assert E.name(E.AGG_MIN) == "aggregate min" and E.name(E.COUNT) == "event 28"
+
+
 def test_pay_texts():
     prof = P.get("table")
     assert PT.pays(prof, W.PLACE, 6) == "7:6"

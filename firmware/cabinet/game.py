@@ -75,6 +75,10 @@ class Game:
         self._rng = s
         return s % n
 
+    def _refused(self, code, now_ms):
+        m = R.message(code)  # one look-up: the texts are imported per call
+        self.say(m[:16] + "\n" + m[16:32], now_ms)
+
     def say(self, text, now_ms, ms=3000):
         self.msg = text
         self.msg_until = ticks_add(now_ms, ms)
@@ -187,7 +191,7 @@ class Game:
                 rep.append((b[0], b[1], b[5]))
         code = self.store.close(now_s)
         if code != R.OK:
-            self.say(R.message(code)[:16] + "\n" + R.message(code)[16:32], now_ms)
+            self._refused(code, now_ms)
             self.remaining_ms = -1
             return
         if rep:
@@ -260,7 +264,7 @@ class Game:
             return
         code = self.store.roll(now_s, got[0], got[1])
         if code != R.OK:
-            self.say(R.message(code)[:16] + "\n" + R.message(code)[16:32], now_ms)
+            self._refused(code, now_ms)
             if self.store.critical:
                 self._halt()
             return

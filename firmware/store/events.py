@@ -4,20 +4,12 @@ The ring is one pre-allocated bytearray so logging never allocates.
 """
 import struct
 from micropython import const
+from firmware import forget
 
 CAPACITY = const(256)
 _SLOT = const(9)
 _FMT = "<IBI"
 
-# code -> text shown in the audit menu and the read-out.
-NAMES = (
-    "none", "power up", "door open", "door closed", "audit key on", "audit key off",
-    "tilt", "tilt cleared", "cocked dice", "dice did not move", "malfunction",
-    "critical memory", "RAM clear", "config change", "cashout ticket", "handpay",
-    "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
-    "bill in", "printer fault", "shaker fault", "game voided", "coin in",
-    "memory repaired", "aggregate min",
-)
 POWER_UP = const(1)
 DOOR_OPEN = const(2)
 DOOR_CLOSE = const(3)
@@ -47,8 +39,17 @@ REPAIRED = const(26)
 AGG_MIN = const(27)
 
 
+COUNT = const(28)  # codes 0..AGG_MIN; len(event_names.NAMES)
+
+
 def name(code):
-    return NAMES[code] if 0 <= code < len(NAMES) else "event %d" % code
+    """Text of an event code, for the audit side; the names are imported for
+    the call and let go (play never shows them)."""
+    if not 0 <= code < COUNT:
+        return "event %d" % code
+    from firmware.store import event_names
+    forget("firmware.store.event_names")
+    return event_names.NAMES[code]
 
 
 class EventLog:

@@ -46,11 +46,13 @@ def _profiles():
 
 class Ledger:
     def __init__(self):
-        self.config = C.defaults()
-        self.table = Table(self._profile())
+        # The fixed buffers first: building the profile imports and drops
+        # the profile documents, which leaves the heap full of small holes.
+        self.events = E.EventLog()
         self.meters = Meters()
         self.recall = Recall()
-        self.events = E.EventLog()
+        self.config = C.defaults()
+        self.table = Table(self._profile())
         self.conf_history = []   # (time, index, old text, new text), newest last
         self.phase = BETTING
         self.lock = LK_NONE
@@ -328,7 +330,7 @@ class Ledger:
             self.audit = True
         elif code == E.AUDIT_OFF:
             self.audit = False
-        elif not 0 < code < len(E.NAMES):
+        elif not 0 < code < E.COUNT:
             return BAD_RECORD
         self.events.log(time, code, arg)
         return R.OK

@@ -1,0 +1,11 @@
+"""Event code names (codes in firmware.store.events), for the audit menu and
+the read-out only."""
+
+NAMES = (
+    "none", "power up", "door open", "door closed", "audit key on", "audit key off",
+    "tilt", "tilt cleared", "cocked dice", "dice did not move", "malfunction",
+    "critical memory", "RAM clear", "config change", "cashout ticket", "handpay",
+    "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
+    "bill in", "printer fault", "shaker fault", "game voided", "coin in",
+    "memory repaired", "aggregate min",
+)
