@@ -30,9 +30,9 @@ from firmware.cabinet import render
 from firmware import timefmt
 from firmware import forget
 
-IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
+_IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
-REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
+_REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
 MSG_MS = const(3000)
 
 
@@ -359,7 +359,7 @@ class Controller:
     def idle(self, now_ms):
         g = self.game
         return (g.state == BETTING and not g.rolling() and not self.audit_mode
-                and ticks_diff(now_ms, self._last_input) >= IDLE_MS
+                and ticks_diff(now_ms, self._last_input) >= _IDLE_MS
                 and not self.money.busy() and self.money.quiet_for(now_ms) >= GAP_MS
                 and not (0 <= g.remaining_ms < 1000))
 
@@ -384,7 +384,7 @@ class Controller:
     def tick_display(self, now_ms, force=False):
         g = self.game
         if not (force or self.dirty or g.changed or self.player.changed
-                or ticks_diff(now_ms, self._last_refresh) >= REFRESH_MS):
+                or ticks_diff(now_ms, self._last_refresh) >= _REFRESH_MS):
             return False
         self._last_refresh = now_ms
         self.dirty = g.changed = self.player.changed = False

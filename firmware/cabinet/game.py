@@ -32,11 +32,11 @@ HELD = const(3)      # bets closed, roll held: door open / tilt mid-roll
 HALTED = const(4)    # critical memory error
 STATE_NAMES = ("BETTING", "SHAKING", "SETTLING", "HELD", "HALTED")
 
-SHAKE_DUTY = const(800)     # per mille
-RAMP_MS = const(500)        # soft start
-JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
-SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
-RESULT_MS = const(4000)     # result screen (scrolls if longer)
+_SHAKE_DUTY = const(800)     # per mille
+_RAMP_MS = const(500)        # soft start
+_JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
+_SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
+_RESULT_MS = const(4000)     # result screen (scrolls if longer)
 
 
 class Game:
@@ -206,11 +206,11 @@ class Game:
     def _start_shake(self, now_ms):
         cfg = self.store.ledger.config
         base = cfg["shake_ms"]
-        self.shake_ms = base + base * self._rand(JITTER_PERMILLE + 1) // 1000
+        self.shake_ms = base + base * self._rand(_JITTER_PERMILLE + 1) // 1000
         self._t0 = now_ms
         sh = self.board.shaker
         self.moved = False if sh.motion() is not None else None
-        sh.start(SHAKE_DUTY, RAMP_MS)
+        sh.start(_SHAKE_DUTY, _RAMP_MS)
         self.state = SHAKING
         self.result_until = None
         self.changed = True
@@ -244,7 +244,7 @@ class Game:
             return
         got = self.settler.update(self.board.dice.read(), now_ms)
         if got is None:
-            limit = self.settler.stable_ms + SETTLE_TIMEOUT_MS
+            limit = self.settler.stable_ms + _SETTLE_TIMEOUT_MS
             if ticks_diff(now_ms, self._t0) < limit:
                 return
             got = (0, 0)  # never settled: unreadable
@@ -278,7 +278,7 @@ class Game:
         self.result_at = now_ms
         n = len(led.last_game or ())
         pages = (n + 3) // 4
-        self.result_until = ticks_add(now_ms, RESULT_MS if pages <= 2 else pages * RESULT_MS // 2)
+        self.result_until = ticks_add(now_ms, _RESULT_MS if pages <= 2 else pages * _RESULT_MS // 2)
         self.changed = True
 
     def _irregular(self, why, limit, lock, text, now_ms, now_s):

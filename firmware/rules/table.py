@@ -6,7 +6,7 @@ changes nothing when refused; nothing here raises on bad input. A roll fills
 (kind, number, amount, result, paid, vig, rounding) where `paid` is what went
 back to the player's credits (stake included), `vig` the commission taken
 from that payment and `rounding` the exact winnings minus the paid winnings
-in 1/ROUND_DEN credit (positive when the house kept a fraction).
+in 1/_ROUND_DEN credit (positive when the house kept a fraction).
 """
 import struct
 from micropython import const
@@ -23,8 +23,8 @@ _A = const(2)
 _F = const(3)
 _X = const(4)
 _FR = const(5)
-CALLED_ON = const(1)
-CALLED_OFF = const(2)
+_CALLED_ON = const(1)
+_CALLED_OFF = const(2)
 
 WIN = const(1)
 LOSE = const(2)
@@ -33,7 +33,7 @@ RETURNED = const(4)
 RESULTS = ("", "win", "lose", "push", "returned")
 _MOVE = const(5)
 
-ROUND_DEN = const(1320)  # lcm of every pay-ratio denominator
+_ROUND_DEN = const(1320)  # lcm of every pay-ratio denominator
 MAX_CREDITS = 10 ** 10 - 1  # what a 10-digit meter shows
 _STATE_VERSION = const(1)
 _HDR = "<BBBHQ"
@@ -75,9 +75,9 @@ class Table:
 
     def working(self, bet):
         f = bet[_F]
-        if f & CALLED_ON:
+        if f & _CALLED_ON:
             return True
-        if f & CALLED_OFF:
+        if f & _CALLED_OFF:
             return False
         return not (self.point == 0 and bet[_K] in self._comeout_off)
 
@@ -197,7 +197,7 @@ class Table:
         bet = self.find(kind, number)
         if bet is None:
             return R.NO_BET
-        bet[_F] = CALLED_ON if on else CALLED_OFF
+        bet[_F] = _CALLED_ON if on else _CALLED_OFF
         return R.OK
 
     def return_fresh(self):
@@ -395,10 +395,10 @@ def _whole(x):
 
 def _win(amount, n, d, round_up):
     """Winnings on `amount` at n:d, rounded per profile, and the rounding
-    difference in 1/ROUND_DEN credit."""
+    difference in 1/_ROUND_DEN credit."""
     exact = amount * n
     win = -((-exact) // d) if round_up else exact // d
-    return win, exact * ROUND_DEN // d - win * ROUND_DEN
+    return win, exact * _ROUND_DEN // d - win * _ROUND_DEN
 
 
 def _vig(kind, number, amount):

@@ -27,12 +27,12 @@ LK_SHAKER = const(4)
 LK_PRINTER = const(5)
 LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT")
 
-BAD_RECORD = const(-1)
+_BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
 _SNAP_VERSION = const(1)
 _MISC = "<BBBBBBBIQQI"
-CONFIG_HISTORY = const(32)
+_CONFIG_HISTORY = const(32)
 
 
 def _profiles():
@@ -101,7 +101,7 @@ class Ledger:
     def apply(self, payload):
         rec = T.unpack(payload)
         if rec is None:
-            return BAD_RECORD
+            return _BAD_RECORD
         rtype, time, fields, tail = rec
         return _APPLY[rtype](self, time, fields, tail)
 
@@ -306,7 +306,7 @@ class Ledger:
     def _lock(self, time, f, tail):
         code, arg = f
         if not 0 < code < len(LOCK_NAMES):
-            return BAD_RECORD
+            return _BAD_RECORD
         event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
                  LK_PRINTER: E.PRINTER_FAULT}.get(code, E.MALFUNCTION)
         self._set_lock(time, code, arg, event)
@@ -331,14 +331,14 @@ class Ledger:
         elif code == E.AUDIT_OFF:
             self.audit = False
         elif not 0 < code < E.COUNT:
-            return BAD_RECORD
+            return _BAD_RECORD
         self.events.log(time, code, arg)
         return R.OK
 
     def _config(self, time, f, tail):
         index = f[0]
         if index >= len(C.CONFIG):
-            return BAD_RECORD
+            return _BAD_RECORD
         key, default, low, high, money = C.CONFIG[index]
         try:
             text = tail.decode()
@@ -357,7 +357,7 @@ class Ledger:
             self.table = Table(self._profile())
             self.table.load(state)
         self.conf_history.append((time, index, old, text))
-        if len(self.conf_history) > CONFIG_HISTORY:
+        if len(self.conf_history) > _CONFIG_HISTORY:
             self.conf_history.pop(0)
         self.events.log(time, E.CONFIG, index)
         return R.OK

@@ -1,14 +1,14 @@
 """Game recall: the last 100 games, each one compact bytes.
 
-A game lists up to MAX_BETS bets (kind, number, result, amount, paid); a
-layout with more keeps the first MAX_BETS and totals for the rest, so one
+A game lists up to _MAX_BETS bets (kind, number, result, amount, paid); a
+layout with more keeps the first _MAX_BETS and totals for the rest, so one
 snapshot stays bounded whatever a player puts on the table.
 """
 import struct
 from micropython import const
 
 CAPACITY = const(100)
-MAX_BETS = const(24)
+_MAX_BETS = const(24)
 _HEAD = "<IIBBBBBBQQHHII"
 _BET = "<BBBII"
 VOIDED = const(1)
@@ -21,7 +21,7 @@ def encode_game(number, time, d1, d2, before, after, rerolls, flags,
     more = more_amount = more_paid = 0
     parts = []
     for b in bets:
-        if len(parts) < MAX_BETS:
+        if len(parts) < _MAX_BETS:
             parts.append(struct.pack(_BET, b[0], b[1], b[2], b[3], b[4]))
         else:
             more += 1

@@ -12,7 +12,7 @@ from hal.pulses import Money
 from hal.shaker import Shaker
 from hal.mock.clock import FakeClock, RealClock
 from hal.mock.display import MockDisplay
-from hal.mock.serial import LoopSerial, SocketSerial
+from hal.mock.loopserial import LoopSerial
 from hal.mock.xorshift import Rng as _Xorshift
 
 MOVE_MIN_PERMILLE = 300  # below this duty the dice do not move
@@ -331,7 +331,12 @@ class Board:
             from hal.mock.norflash import NorFlash
 
             self.flash = NorFlash(flash_size, path=flash_path)
-        self.serial = SocketSerial(serial) if serial else LoopSerial()
+        if serial:
+            from hal.mock.serial import SocketSerial
+
+            self.serial = SocketSerial(serial)
+        else:
+            self.serial = LoopSerial()
         if terminal:
             from hal.mock.keys import draw_display
 

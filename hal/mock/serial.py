@@ -1,35 +1,11 @@
-"""Mock technician serial: in-memory pipe (tests) or a local socket (tools).
+"""Mock technician serial: a local socket (tools); the in-memory pipe (tests)
+is hal.mock.loopserial, importable from here too.
 
 Both have non-blocking read(buf) -> n and write(data) -> n.
 """
 import socket
 
-
-class LoopSerial:
-    """Firmware side read/write; the test is the host: host_write/host_read."""
-
-    def __init__(self):
-        self._rx = bytearray()  # host -> firmware
-        self._tx = bytearray()  # firmware -> host
-
-    def read(self, buf):
-        n = min(len(buf), len(self._rx))
-        if n:
-            buf[:n] = self._rx[:n]
-            self._rx = self._rx[n:]
-        return n
-
-    def write(self, data):
-        self._tx += data
-        return len(data)
-
-    def host_write(self, data):
-        self._rx += data
-
-    def host_read(self):
-        out = bytes(self._tx)
-        self._tx = bytearray()
-        return out
+from hal.mock.loopserial import LoopSerial  # noqa: F401  (both kinds importable here)
 
 
 def _recv_into(sock, buf):
