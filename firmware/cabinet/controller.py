@@ -14,8 +14,30 @@ Every state change goes through the store first (committed to flash), then
 the display shows it. The technician side (firmware/audit) is optional: it is
 imported with a guard, so the cabinet runs without it.
 """
+import gc
 from micropython import const
-from hal.ticks import ticks_diff, ticks_add
+
+
+def _load(names):
+    """Imports modules one at a time, collecting after each. Loading a module
+    leaves garbage (its top-level code, dicts outgrown while it defines its
+    names); left to pile up until the heap is full, it ends up in holes
+    between the code of all later modules, and a board's small heap then has
+    no room left in one piece for the journal's 4 KB buffers at boot."""
+    for name in names:
+        __import__(name)
+        gc.collect()
+
+
+# leaves first, so the collections fall between small steps
+_load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reasons",
+       "firmware.rules.pays", "firmware.rules.table", "firmware.store.records",
+       "firmware.store.events", "firmware.store.config", "firmware.store.meters",
+       "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
+       "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
+       "firmware.cabinet.paytext", "firmware.cabinet.player", "firmware.cabinet.screens",
+       "firmware.cabinet.render", "firmware.timefmt"))
+from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import printer as PR
 from firmware.rules import reasons as R
 from firmware.store import events as E

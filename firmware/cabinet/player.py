@@ -19,27 +19,31 @@ MSG_MS = const(3000)
 _LINES = (W.PASS, W.DONT_PASS, W.COME, W.DONT_COME)
 
 
-def entries(profile, table):
-    """Selectable (kind, number) pairs for this profile and table."""
-    out = []
+def _each(profile, table):
+    """Selectable (kind, number) pairs for this profile and table, one by one:
+    checking a selection after every roll then builds no list."""
     for k in profile["offered"]:
         if k in W.ODDS_BASE:
             continue
         nums = W.NUMBERS.get(k)
         if nums:
             for n in nums:
-                out.append((k, n))
+                yield (k, n)
         else:
-            out.append((k, 0))
+            yield (k, 0)
         if k in _LINES:
             odds = W.BASE_ODDS[k]
             for b in table.bets:
                 if b[0] == k and b[1]:
-                    out.append((k, b[1]))
+                    yield (k, b[1])
             for b in table.bets:
                 if b[0] == odds:
-                    out.append((odds, b[1]))
-    return out
+                    yield (odds, b[1])
+
+
+def entries(profile, table):
+    """Selectable (kind, number) pairs for this profile and table."""
+    return list(_each(profile, table))
 
 
 def message(code):
@@ -82,10 +86,10 @@ class Player:
 
     def fix_selection(self, table, profile):
         """After a roll or a profile change the selection may be gone."""
-        if self.sel not in entries(profile, table):
+        if self.sel not in _each(profile, table):
             kind, num = self.sel
             base = W.ODDS_BASE.get(kind, kind)
-            self.sel = (base, 0) if (base, 0) in entries(profile, table) else \
+            self.sel = (base, 0) if (base, 0) in _each(profile, table) else \
                 entries(profile, table)[0]
 
     def help_pages(self, profile):

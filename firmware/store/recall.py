@@ -46,27 +46,49 @@ def decode_game(data):
 
 
 class Recall:
+    """The newest CAPACITY games in a ring of fixed size: a list that grew
+    and shifted with every game would re-allocate during play."""
+
     def __init__(self):
-        self.games = []  # oldest first
+        self._ring = [None] * CAPACITY
+        self._first = 0   # ring slot of the oldest game
+        self._n = 0
+
+    def _at(self, k):
+        """k-th oldest game (0 = oldest), encoded."""
+        return self._ring[(self._first + k) % CAPACITY]
 
     def add(self, encoded):
-        if len(self.games) >= CAPACITY:
-            self.games.pop(0)
-        self.games.append(encoded)
+        if self._n < CAPACITY:
+            self._ring[(self._first + self._n) % CAPACITY] = encoded
+            self._n += 1
+        else:  # full: the newest takes the oldest's slot
+            self._ring[self._first] = encoded
+            self._first = (self._first + 1) % CAPACITY
 
     def get(self, i):
         """i-th newest game (0 = newest), decoded, or None."""
-        if not 0 <= i < len(self.games):
+        if not 0 <= i < self._n:
             return None
-        return decode_game(self.games[-1 - i])
+        return decode_game(self._at(self._n - 1 - i))
 
     def __len__(self):
-        return len(self.games)
+        return self._n
 
     def encode(self):
-        out = bytearray(struct.pack("<H", len(self.games)))
-        for g in self.games:
-            out += struct.pack("<H", len(g)) + g
+        # sized first and filled in place: one allocation, no regrowing
+        n = self._n
+        size = 2
+        for k in range(n):
+            size += 2 + len(self._at(k))
+        out = bytearray(size)
+        struct.pack_into("<H", out, 0, n)
+        pos = 2
+        for k in range(n):
+            g = self._at(k)
+            struct.pack_into("<H", out, pos, len(g))
+            out[pos + 2:pos + 2 + len(g)] = g
+            pos += 2 + len(g)
         return bytes(out)
 
     def load(self, data):
@@ -79,5 +101,7 @@ class Recall:
             pos += 2 + size
         if pos != len(data) or n > CAPACITY:
             return False
-        self.games = games
+        self._ring = games + [None] * (CAPACITY - n)
+        self._first = 0
+        self._n = n
         return True
