@@ -4,7 +4,9 @@
 a record replayed after a power cut settles exactly as it did the first time.
 Pure: no clocks (times come in records), no I/O.
 """
+import gc
 import struct
+import sys
 from micropython import const
 from firmware.rules import reasons as R
 from firmware import forget
@@ -33,12 +35,17 @@ BAD_SETTING = const(-3)
 _SNAP_VERSION = const(1)
 _MISC = "<BBBBBBBIQQI"
 _CONFIG_HISTORY = const(32)
+_MICROPYTHON = sys.implementation.name == "micropython"
 
 
 def _profiles():
     """The profile documents, for the moment a profile is built or a name
     checked: they are ~10 KB of heap that play does not need (the built
     profile keeps what it uses), so the module is let go straight away."""
+    if _MICROPYTHON:
+        # so the import fills the small holes before the big ones (CPython's
+        # heap does not fragment this way, and there a collection is slow)
+        gc.collect()
     from firmware.rules import profiles
     forget("firmware.rules.profiles")
     return profiles
