@@ -165,9 +165,7 @@ class Table:
         self.last_vig = 0
         if not _whole(kind) or not _whole(number) or not _whole(amount) or amount < 0:
             return R.BAD_AMOUNT
-        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS) and number == 0:
-            number = self.point
-        bet = self.find(kind, number)
+        number, bet = self._named(kind, number)
         if bet is None:
             return R.NO_BET
         take = amount or bet[_A]
@@ -189,12 +187,17 @@ class Table:
         self._take(bet, take)
         return R.OK
 
+    def _named(self, kind, number):
+        """(number, bet) a player means: line odds named without a number
+        are the odds on the point."""
+        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS) and number == 0:
+            number = self.point
+        return number, self.find(kind, number)
+
     def set_working(self, kind, number, on):
         if not _whole(kind) or not 0 <= kind < W.COUNT or kind not in self._toggle:
             return R.NO_TOGGLE
-        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS) and number == 0:
-            number = self.point
-        bet = self.find(kind, number)
+        number, bet = self._named(kind, number)
         if bet is None:
             return R.NO_BET
         bet[_F] = _CALLED_ON if on else _CALLED_OFF
