@@ -11,10 +11,15 @@ Input word (three 74HC165 in a chain read over SPI, all inputs active low with
   bit 18     door switch closed (door shut). Open door or a cut wire reads 0.
   bit 19     audit key turned
   bit 20     tilt switch closed
-  bits 21-23 spare
+  bit 21     tie-off: D5 of U3 wired to GND, reads 1
+  bit 22     tie-off: D6 of U3 wired to 3V3, reads 0
+  bit 23     spare
+A chain that does not answer reads MISO stuck high (all 0 after inversion)
+or low (all 1): either breaks the tie-off pair, which `faults` reports.
 """
 from micropython import const
 
+from hal import faults as F
 from hal.buttons import ALL_MASK, Buttons
 from hal.debounce import Switch
 from hal.dice_decode import Dice
@@ -28,6 +33,8 @@ DICE_MASK = const(0x3F)
 DOOR_CLOSED_BIT = const(1 << 18)
 AUDIT_KEY_BIT = const(1 << 19)
 TILT_BIT = const(1 << 20)
+TIE_MASK = const(3 << 21)
+TIE_VALUE = const(1 << 21)  # bit 21 tied active, bit 22 tied idle
 INPUT_BYTES = const(3)
 SHAKER_PWM_HZ = const(20_000)  # above hearing
 
@@ -48,6 +55,10 @@ class ShiftInputs:
         self._spi.readinto(self._buf)
         b = self._buf
         return ~(b[0] | (b[1] << 8) | (b[2] << 16)) & 0xFFFFFF
+
+    def answers(self):
+        """True if the chain is there: the tie-off pair reads back."""
+        return self.read() & TIE_MASK == TIE_VALUE
 
 
 class UartSerial:
@@ -90,6 +101,13 @@ class HardwareBoard:
                  bill, coin, set_inhibit, motion_counter, make_wdt, flash, serial,
                  wdt_ms=5000):
         self.clock = clock
+        self._faults = []
+        try:
+            display.init()
+        except OSError:
+            self._faults.append(F.DISPLAY)
+        if flash is None:
+            self._faults.append(F.JOURNAL)
         tk = clock.ticks_ms
         self.inputs = inputs
         motion = None if motion_counter is None else Activity(motion_counter, tk)
@@ -107,6 +125,14 @@ class HardwareBoard:
         self.flash = flash
         self.serial = serial
 
+    def faults(self):
+        """Codes (hal.faults) of the devices that do not answer: found at
+        start-up (display, journal) or now (the input chain's tie-off bits)."""
+        found = list(self._faults)
+        if not self.inputs.answers():
+            found.append(F.INPUTS)
+        return found
+
     def _dice_raw(self):
         return (self.inputs.read() >> DICE_SHIFT) & DICE_MASK
 
@@ -123,12 +149,15 @@ class HardwareBoard:
         return 1 if self.inputs.read() & TILT_BIT else 0
 
 
-def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms):
+def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
     """Create the parts whose wiring is the same on every port.
 
     `machine` is the port's machine module (passed in so this file stays
     platform-free), `pins` has SHAKER, SR_SCK, SR_MOSI, SR_MISO, SR_LOAD, SDA,
     SCL, LAMPS (tuple RED, AMBER, GREEN, WHITE), INHIBIT, MOTION.
+    `hard_irq`: whether the port's Pin.irq takes `hard=` (rp2 does; esp32's
+    machine_pin.c accepts only handler, trigger, wake and raises TypeError).
+    The display is made but not initialised (HardwareBoard does that).
     Returns (set_duty, inputs, display, lamp_outputs, set_inhibit, motion).
     """
     from hal.pulses import IrqCounter
@@ -153,5 +182,9 @@ def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms):
     motion = None
     if motion_sensor:
         motion = IrqCounter(ticks_ms)
-        Pin(pins.MOTION, Pin.IN, Pin.PULL_UP).irq(motion.handler, Pin.IRQ_FALLING, hard=True)
+        pin = Pin(pins.MOTION, Pin.IN, Pin.PULL_UP)
+        if hard_irq:
+            pin.irq(motion.handler, Pin.IRQ_FALLING, hard=True)
+        else:
+            pin.irq(motion.handler, Pin.IRQ_FALLING)
     return set_duty, ShiftInputs(spi, load), SSD1306_I2C(i2c), lamps, set_inhibit, motion

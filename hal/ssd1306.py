@@ -1,7 +1,9 @@
 """SSD1306 128x64 OLED over I2C as a framebuf.FrameBuffer subclass.
 
 Based on micropython-lib drivers/display/ssd1306: drawing runs in C, `show()`
-sends the whole frame. The I2C object comes from the board.
+sends the whole frame. The I2C object comes from the board. Making the object
+never touches the bus; `init()` does, and raises OSError (ETIMEDOUT, ENODEV)
+when no display answers, so the board can report the fault instead of dying.
 """
 import framebuf
 from micropython import const
@@ -57,6 +59,8 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self._cmd = bytearray(2)
         self._wlist = [b"\x40", self.buffer]
+
+    def init(self):
         for c in _INIT:
             self.write_cmd(c)
         self.fill(0)

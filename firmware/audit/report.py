@@ -46,6 +46,9 @@ def event_detail(code, arg):
         return "re-roll %d" % arg
     if code == E.RAM_CLEAR:
         return "after critical" if arg else ""
+    if code == E.DEVICE_FAULT:
+        from hal import faults
+        return faults.name(arg)
     if arg:
         return "arg %d" % arg
     return ""

@@ -39,6 +39,7 @@ _load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reas
        "firmware.cabinet.render", "firmware.timefmt"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import printer as PR
+from hal import faults as F
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
@@ -55,6 +56,7 @@ from firmware import forget
 _IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
+_BLINK_MS = const(400)       # tower-light code: WHITE blinks the device fault code
 MSG_MS = const(3000)
 
 
@@ -78,6 +80,13 @@ def board_id(board):
         return binascii.hexlify(machine.unique_id()).decode()
     except Exception:
         return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
+
+
+def _blink(code, now_ms):
+    """Tower-light code of a device fault: WHITE flashes `code` times, then
+    stays dark for three slots (RED is on all the time)."""
+    slot = (now_ms // _BLINK_MS) % (2 * code + 3)
+    return slot < 2 * code and not slot & 1
 
 
 def civil(t):
@@ -120,6 +129,9 @@ class Controller:
         self.redraws = 0
         self.dirty = True
         self.credits_in = 0        # credited this power cycle (tests)
+        self.faults = []           # hal.faults codes of devices that do not answer
+        self._poll_faults(now)
+        self._check_printer(now)
         self._update_inhibit()
 
     # ---- small helpers ---------------------------------------------------
@@ -170,9 +182,10 @@ class Controller:
         """Switches, buttons, the game cycle; feeds the watchdog."""
         b = self.board
         b.watchdog.feed()
-        self._switches(now_ms)
-        for code in b.buttons.poll(now_ms):
-            self._button(code, now_ms)
+        if F.INPUTS not in self.faults:  # a dead chain reads garbage
+            self._switches(now_ms)
+            for code in b.buttons.poll(now_ms):
+                self._button(code, now_ms)
         if self.audit_mode and self.menu is not None:
             try:
                 self.menu.tick(now_ms)
@@ -326,7 +339,7 @@ class Controller:
             return reason_message(R.LOCKED)
         now = self.now_s()
         pr = self.board.printer
-        st = pr.status()
+        st = self._printer_status(now_ms)
         if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"]:
             code = store.cashout(now, T.BY_HANDPAY)
             if code != R.OK:
@@ -344,6 +357,45 @@ class Controller:
             store.lock(now, L.LK_PRINTER, amount)
             return "PRINTER FAULT\nCALL ATTENDANT"
         return "TICKET PRINTED\n%d CREDITS" % amount
+
+    # ---- devices that do not answer -------------------------------------------
+    def _poll_faults(self, now_ms):
+        """Takes the board's list of dead devices; an input chain that answers
+        again is used again (its lock stays for the attendant)."""
+        faults = getattr(self.board, "faults", None)
+        found = faults() if faults is not None else ()
+        if F.INPUTS in self.faults and F.INPUTS not in found:
+            self.faults.remove(F.INPUTS)
+        for code in found:
+            self.device_fault(code, now_ms)
+
+    def _check_printer(self, now_ms):
+        st = self._printer_status(now_ms)
+        if st == PR.FAULT:
+            self.device_fault(F.PRINTER, now_ms)
+
+    def _printer_status(self, now_ms):
+        try:
+            return self.board.printer.status()
+        except OSError:
+            self.device_fault(F.PRINTER, now_ms)
+            return PR.FAULT
+
+    def device_fault(self, code, now_ms):
+        """Locks play naming the device (lock screen, tower-light code, event
+        log); with the journal gone there is no log, so it goes to the console."""
+        if code in self.faults:
+            return
+        self.faults.append(code)
+        self.dirty = True
+        print("DEVICE FAULT", F.name(code))
+        store = self.store
+        if store.critical:
+            return
+        if store.ledger.lock:  # keep a handpay/jackpot amount: log it only
+            store.event(self.now_s(), E.DEVICE_FAULT, code)
+        else:
+            store.lock(self.now_s(), L.LK_DEVICE, code)
 
     def ticket_lines(self, amount, now):
         from firmware import version
@@ -386,6 +438,7 @@ class Controller:
                 and not (0 <= g.remaining_ms < 1000))
 
     def tick_maintenance(self, now_ms):
+        self._poll_faults(now_ms)
         store = self.store
         if not store.erase_pending() or not self.idle(now_ms):
             return False
@@ -404,6 +457,8 @@ class Controller:
 
     # ---- display ----------------------------------------------------------------
     def tick_display(self, now_ms, force=False):
+        if self.faults and not self.audit_mode:
+            self._lamps(now_ms)  # the fault code blinks
         g = self.game
         if not (force or self.dirty or g.changed or self.player.changed
                 or ticks_diff(now_ms, self._last_refresh) >= _REFRESH_MS):
@@ -415,24 +470,32 @@ class Controller:
             return False
         self.lines = lines
         self.dice = dice
+        self._lamps(now_ms)
+        if F.DISPLAY in self.faults:
+            return False  # each try would wait for the I2C timeout
         d = self.board.display
         render.draw(d, lines, dice, inv)
-        d.show()
+        try:
+            d.show()
+        except OSError:
+            self.device_fault(F.DISPLAY, now_ms)
+            return False
         self.redraws += 1
-        self._lamps()
         return True
 
-    def _lamps(self):
+    def _lamps(self, now_ms):
         from hal import lamps as LP
         led = self.store.ledger
         bits = 0
-        if self.store.critical or led.lock or led.tilt:
+        if self.store.critical or led.lock or led.tilt or self.faults:
             bits |= LP.RED
         if led.door_open or self.audit_mode:
             bits |= LP.AMBER
         if not bits:
             bits = LP.GREEN
         if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT, L.LK_PRINTER):
+            bits |= LP.WHITE
+        elif self.faults and _blink(self.faults[0], now_ms):
             bits |= LP.WHITE
         if bits != self.board.lamps.state:
             self.board.lamps.set(bits)

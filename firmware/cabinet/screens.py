@@ -5,6 +5,7 @@ and returns (lines, dice, invert); nothing here draws or changes state, so
 tests assert on the text. render.draw() puts it on the display.
 """
 from hal.ticks import ticks_diff
+from hal import faults as F
 from firmware.rules import wagers as W
 from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
 from firmware.store import ledger as L
@@ -83,7 +84,7 @@ def build(ctl, now_ms):
     table = led.table
     game = ctl.game
     if store.critical:
-        return critical_screen(), None, 0
+        return critical_screen(F.JOURNAL in getattr(ctl, "faults", ())), None, 0
     if ctl.audit_mode:
         return audit_screen(ctl), None, -1
     if led.lock:
@@ -103,7 +104,10 @@ def build(ctl, now_ms):
     return betting_screen(ctl, now_ms), None, 3
 
 
-def critical_screen():
+def critical_screen(no_journal=False):
+    if no_journal:  # nothing to clear: the flash layout itself is wrong
+        return [center("NO JOURNAL"), center("PARTITION"), center("PLAY LOCKED"), "",
+                center("CALL ATTENDANT"), "", center("FLASH THE"), center("RELEASE IMAGE")]
     return [center("MEMORY ERROR"), "", center("PLAY LOCKED"), "",
             center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
 
@@ -135,6 +139,9 @@ def lock_screen(led):
     elif led.lock == L.LK_PRINTER:
         lines.append(center("TICKET NOT"))
         lines.append(center("CONFIRMED"))
+    elif led.lock == L.LK_DEVICE:
+        lines.append(center(F.name(led.lock_arg)))
+        lines.append(center("NOT ANSWERING"))
     else:
         lines += ["", ""]
     lines += [center("CALL ATTENDANT"), "", fit("CR %d" % led.table.credits,

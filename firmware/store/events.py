@@ -37,9 +37,10 @@ VOID = const(24)
 COIN_IN = const(25)
 REPAIRED = const(26)
 AGG_MIN = const(27)
+DEVICE_FAULT = const(28)  # arg: hal.faults code (display, printer, inputs)
 
 
-COUNT = const(28)  # codes 0..AGG_MIN; len(event_names.NAMES)
+COUNT = const(29)  # codes 0..DEVICE_FAULT; len(event_names.NAMES)
 
 
 def name(code):

@@ -27,7 +27,9 @@ LK_JACKPOT = const(2)
 LK_MALFUNCTION = const(3)
 LK_SHAKER = const(4)
 LK_PRINTER = const(5)
-LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT")
+LK_DEVICE = const(6)    # arg: hal.faults code of the device that does not answer
+LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT",
+              "DEVICE FAULT")
 
 _BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
@@ -315,7 +317,7 @@ class Ledger:
         if not 0 < code < len(LOCK_NAMES):
             return _BAD_RECORD
         event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
-                 LK_PRINTER: E.PRINTER_FAULT}.get(code, E.MALFUNCTION)
+                 LK_PRINTER: E.PRINTER_FAULT, LK_DEVICE: E.DEVICE_FAULT}.get(code, E.MALFUNCTION)
         self._set_lock(time, code, arg, event)
         return R.OK
 

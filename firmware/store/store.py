@@ -21,7 +21,9 @@ CRITICAL = J.CRITICAL
 class Store:
     def __init__(self, dev):
         self.dev = dev
-        self.journal = J.Journal(dev)
+        # no device (an ESP32 without its "journal" partition): boot() reports
+        # CRITICAL and nothing can ever be committed or cleared
+        self.journal = J.Journal(dev) if dev is not None else None
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
@@ -39,6 +41,10 @@ class Store:
             # the heap just before the journal needs its 8 KB of buffers.
             self.ledger = Ledger()
         self._pristine = False
+        if self.journal is None:
+            self.critical = True
+            self.status = CRITICAL
+            return CRITICAL
         try:
             status = self.journal.mount()
         except OSError:
@@ -169,6 +175,8 @@ class Store:
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
+        if self.journal is None:
+            return R.LOCKED
         was_critical = self.critical
         self.journal.format()
         self.ledger = Ledger()

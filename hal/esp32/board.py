@@ -8,7 +8,13 @@ from hal.clock import Clock
 from hal.common import HardwareBoard, UartSerial, wire_common
 from hal.pulses import PolledCounter
 
-PULSE_FILTER_NS = const(12_000)  # longest PCNT glitch filter (1023 APB cycles)
+# The PCNT glitch filter tops out at 1023 APB cycles (80 MHz): 12.8 us. The
+# port's machine.Counter clamps filter_ns * 80 // 1000 to 1023 and
+# esp32.PCNT(filter=) refuses more (ports/esp32/modules/machine.py,
+# esp32_pcnt.c), so it cannot reject glitches at the rp2's 3.3 ms: the
+# reference design puts an RC + Schmitt stage (tau 3.3 ms) in front of the
+# pin and the PCNT filters what is left at its maximum.
+PULSE_FILTER_NS = const(12_788)
 JOURNAL_LABEL = "journal"
 
 
@@ -33,7 +39,9 @@ class Pins:
 
 def journal_partition():
     """The raw data partition labelled "journal", or None if the partition
-    table has none. find() uses block_size=4096 by default: only then does
+    table has none (the board then reports hal.faults.JOURNAL and the
+    controller locks with that name; flash the table in
+    hal/esp32/partitions-4MiB.csv). find() uses block_size=4096 by default: only then does
     ioctl(6) erase (smaller sizes go through a non-power-safe cache)."""
     found = esp32.Partition.find(esp32.Partition.TYPE_DATA, 0xFF, label=JOURNAL_LABEL)
     return found[0] if found else None
@@ -58,7 +66,7 @@ class Board(HardwareBoard):
                  motion_sensor=True, journal=True):
         clock = Clock()
         set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
-            machine, Pins, 2, motion_sensor, clock.ticks_ms)
+            machine, Pins, 2, motion_sensor, clock.ticks_ms, False)
         bill = PolledCounter(_pcnt_reader(0, Pins.BILL), clock.ticks_ms)
         coin = PolledCounter(_pcnt_reader(1, Pins.COIN), clock.ticks_ms)
         printer_uart = UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)

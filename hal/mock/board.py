@@ -7,6 +7,7 @@ from hal.buttons import Buttons
 from hal.debounce import Switch
 from hal.dice_decode import Dice, encode_pair
 from hal.lamps import Lamps
+from hal import faults as F
 from hal.printer import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
@@ -234,16 +235,22 @@ class MockMoney(Money):
 
 class MockPrinter:
     """print_ticket(lines) -> True if status() is OK or PAPER_LOW; `tickets`
-    keeps what was printed; set status with `status_value`."""
+    keeps what was printed; set status with `status_value`. dead=True: every
+    call raises OSError(ETIMEDOUT), as a driver on a dead bus may."""
 
-    def __init__(self):
+    def __init__(self, dead=False):
         self.status_value = OK
         self.tickets = []
+        self.dead = dead
 
     def status(self):
+        if self.dead:
+            raise OSError(110)
         return self.status_value
 
     def print_ticket(self, lines):
+        if self.dead:
+            raise OSError(110)
         if self.status_value != OK and self.status_value != PAPER_LOW:
             return False
         self.tickets.append(list(lines))
@@ -297,6 +304,10 @@ class Board:
       keyboard=False       True: read keys from the terminal (hal.mock.keys)
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
+      dead=()              hal.faults codes of devices that do not answer:
+                           DISPLAY/PRINTER raise OSError(ETIMEDOUT) from show()
+                           and status()/print_ticket(), INPUTS is reported by
+                           faults() (the tie-off bits of a dead chain)
     """
 
     platform = "mock"
@@ -304,7 +315,8 @@ class Board:
     def __init__(self, seed=None, fake_clock=False, cocked_permille=0, flicker_permille=0,
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
-                 flash_path=None, serial=None, keyboard=False, terminal=False, wdt_ms=5000):
+                 flash_path=None, serial=None, keyboard=False, terminal=False, wdt_ms=5000,
+                 dead=()):
         if seed is None:
             import random
 
@@ -323,11 +335,12 @@ class Board:
         self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
         self.lamps = Lamps(())
         self.money = MockMoney(self.clock, pulse_ms)
-        self.printer = MockPrinter()
+        self.dead = tuple(dead)
+        self.printer = MockPrinter(F.PRINTER in self.dead)
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
-        self.display = MockDisplay()
+        self.display = MockDisplay(dead=F.DISPLAY in self.dead)
         self.flash = None
-        if flash:
+        if flash and F.JOURNAL not in self.dead:
             from hal.mock.norflash import NorFlash
 
             self.flash = NorFlash(flash_size, path=flash_path)
@@ -345,6 +358,14 @@ class Board:
             from hal.mock.keys import Keyboard
 
             self.keyboard = Keyboard(self)
+
+    def faults(self):
+        """As on hardware: a dead display or input chain, a missing journal
+        (the printer is found by its status(), as on hardware)."""
+        found = [c for c in self.dead if c == F.DISPLAY or c == F.INPUTS]
+        if self.flash is None:
+            found.append(F.JOURNAL)
+        return found
 
     # script helpers -----------------------------------------------------
     def press(self, code):

@@ -45,7 +45,7 @@ class Board(HardwareBoard):
                  motion_sensor=True, journal=True):
         clock = Clock()
         set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
-            machine, Pins, 0, motion_sensor, clock.ticks_ms)
+            machine, Pins, 0, motion_sensor, clock.ticks_ms, True)
         bill = PolledCounter(PioCounter(0, Pins.BILL).read, clock.ticks_ms)
         coin = PolledCounter(PioCounter(1, Pins.COIN).read, clock.ticks_ms)
         printer_uart = UART(1, printer_baud, tx=Pin(Pins.PRN_TX), rx=Pin(Pins.PRN_RX))
