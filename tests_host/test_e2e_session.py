@@ -62,7 +62,7 @@ class Shadow:
         elif rtype == T.ROLL:
             assert t.roll(f[0], f[1]) == R.OK
             self.rolls += 1
-        elif rtype == T.CASHOUT:
+        elif rtype == T.CASHOUT or (rtype == T.TICKET and f[0] == T.TK_PENDING):
             t.cashout()
 
     def same(self):
@@ -71,12 +71,14 @@ class Shadow:
             and a.point == self.table.point
 
 
-def make(seed=1, timer=5, profile=None, flash=None, **opts):
-    """A fresh cabinet: mock board (fake clock) and its driver."""
+def make(seed=1, timer=5, profile=None, flash=None, store=None, **opts):
+    """A fresh cabinet: mock board (fake clock) and its driver; `store`
+    builds the Store from the flash (default: the controller's own)."""
     b = Board(seed=seed, fake_clock=True, flash=flash is None, flash_size=FLASH, **opts)
     if flash is not None:
         b.flash = flash
-    d = Driver(b, draw=True, profile=profile)
+    d = Driver(b, draw=True, profile=profile,
+               store=store(b.flash) if store is not None else None)
     st = d.ctl.store
     if st.ledger.config["bet_timer_s"] != timer and not st.critical:
         st.set_config(b.clock.now(), "bet_timer_s", str(timer))
@@ -246,8 +248,10 @@ def test_print_fails_after_commit_locks_printer():
     led = d.ctl.store.ledger
     assert led.lock == L.LK_PRINTER
     assert E.PRINTER_FAULT in events_of(led)
-    assert led.meters.get("tickets_out") == 10
-    assert d.on_screen("PRINTER FAULT")
+    # two-phase ticket (issue 9): out of the credits, not a ticket until printed
+    assert led.meters.get("total_out") == 10 and led.ticket == 10
+    assert led.meters.get("tickets_out") == 0
+    assert d.on_screen("PRINTER FAULT") and d.on_screen("TICKET 10")
     check(d)
 
 

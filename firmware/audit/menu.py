@@ -14,14 +14,16 @@ Contract with the cabinet controller
   * MONEY: the menu inhibits the bill validator and coin acceptor when it opens
     and leaves them inhibited when it closes. The only exception is the
     money-input pulse test, where the technician may enable acceptance; the
-    pulses are shown, never credited. The controller must not credit any pulse
-    while a menu is active, and must take board.money.counts() as its new
-    baseline when the menu closes (pulses seen during audit are never credits).
+    pulses are shown, never credited: the controller skips every pulse while
+    the menu has acceptance open. Pulses that arrive while it is inhibited
+    (a bill the validator took just before the key turned) are journalled
+    and credited when the key turns off.
   * When the technician chooses Exit, or the key turns off (call close()),
     `active` becomes False: shaker stopped, lamps restored, money inhibited.
   * Nothing in the menu moves credits. The only store calls are:
-    set_config (Configuration, PIN), reset (Attendant), event (PIN_FAIL,
-    PIN_LOCKOUT) and ram_clear (RAM clear) - each journaled and logged.
+    set_config (Configuration, PIN), reset and ticket (Attendant: reprint or
+    handpay of a ticket in doubt), event (PIN_FAIL, PIN_OK, PIN_LOCKOUT) and
+    ram_clear (RAM clear) - each journaled and logged.
 
 Buttons (the same everywhere)
   NEXT / PREV       next / previous item, page, game or event
@@ -40,6 +42,7 @@ from firmware.audit import text as T
 from firmware.audit import report as RP
 from firmware.audit import pin as PIN
 from firmware.audit.digest import Digest, DONE
+from firmware.cabinet import attend as AT
 
 ROWS = 8
 COLS = T.WIDTH
@@ -574,39 +577,48 @@ def change_pin(menu):
 
 # ---- attendant -------------------------------------------------------------
 class AttendantScreen(Screen):
+    """A lockup: ROLL, ROLL again resets it. A ticket in doubt (a power cut or
+    a printer fault between commit and confirmation): ROLL, ROLL again
+    reprints it with the same validation number; BET_UP, BET_UP pays it by
+    hand instead (firmware/cabinet/attend.py)."""
+
     def __init__(self, menu):
         Screen.__init__(self, menu)
-        self.confirm = False
+        self.confirm = -1  # the button pressed once, waiting for its second press
 
     def button(self, code):
-        led = self.m.store.ledger
-        if code == B.ROLL and led.lock:
-            if not self.confirm:
-                self.confirm = True
+        m = self.m
+        led = m.store.ledger
+        acts = (B.ROLL, B.BET_UP) if led.ticket else (B.ROLL,) if led.lock else ()
+        if code in acts:
+            if self.confirm != code:
+                self.confirm = code
                 return
-            self.confirm = False
-            name = L.LOCK_NAMES[led.lock]
-            amount = led.lock_arg
-            rc = self.m.store.reset(self.m.now())
-            if rc == 0:
-                self.m.push(Message(self.m, ["RESET DONE", name, "amount %d" % amount, "(logged)"]))
+            self.confirm = -1
+            if not led.ticket:
+                out = AT.reset(m.store, m.now())
+            elif code == B.ROLL:
+                out = AT.reprint(m.store, m.board.printer, m.now())
             else:
-                self.m.push(Message(self.m, ["NOT RESET", "store code %d" % rc]))
-        elif code == B.CLEAR and self.confirm:
-            self.confirm = False
+                out = AT.handpay(m.store, m.now())
+            m.push(Message(m, out))
+        elif code == B.CLEAR and self.confirm >= 0:
+            self.confirm = -1
         else:
             Screen.button(self, code)
 
     def body(self):
         led = self.m.store.ledger
-        out = ["ATTENDANT"]
-        if led.lock:
-            out += ["Lock:", L.LOCK_NAMES[led.lock], "Amount", T.right(led.lock_arg)]
-            out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm else ["ROLL=reset", "CLEAR=back"]
+        out = ["ATTENDANT"] + AT.state(led)
+        if led.ticket:
+            out += ["ROLL x2=reprint", "UP x2=handpay"]
+        elif led.lock:
+            out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=reset", "CLEAR=back"]
         else:
             why = led.suspended()
-            out += ["No lockup", ("Paused: " + why) if why and why != "AUDIT" else "",
-                    T.pair("Credits", led.table.credits) or "", "", "", "CLEAR=back"]
+            out[2:4] = [("Paused: " + why) if why and why != "AUDIT" else "",
+                        T.pair("Credits", led.table.credits) or ""]
+            out += ["", "CLEAR=back"]
         return out
 
 

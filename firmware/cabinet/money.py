@@ -55,12 +55,12 @@ class MoneyIn:
         elif d < 0:  # counter restarted (should not happen within a power cycle)
             self.seen[ch] = count
 
-    def rebase(self):
+    def skip(self):
         """Takes the current counts as seen without crediting them: pulses
-        made by the technician's money-input test in the audit menu."""
+        made by the technician's money-input test in the audit menu. A burst
+        already pending stays pending."""
         c = self.money.counts()
         self.seen[0], self.seen[1] = c[0], c[1]
-        self.pending[0] = self.pending[1] = 0
 
     def done(self, ch):
         """The burst on `ch` was credited: forget it."""

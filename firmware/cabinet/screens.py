@@ -136,9 +136,10 @@ def lock_screen(led):
     elif led.lock == L.LK_SHAKER:
         lines.append(center("DICE NOT MOVING"))
         lines.append(center("PLAYS VOIDED"))
-    elif led.lock == L.LK_PRINTER:
-        lines.append(center("TICKET NOT"))
-        lines.append(center("CONFIRMED"))
+    elif led.lock == L.LK_PRINTER or led.lock == L.LK_DOUBT:
+        # the ticket (if one is pending) was maybe printed, maybe not
+        lines.append(center("NOT CONFIRMED" if led.ticket else "TICKET NOT"))
+        lines.append(center("TICKET %d" % led.ticket if led.ticket else "CONFIRMED"))
     elif led.lock == L.LK_DEVICE:
         lines.append(center(F.name(led.lock_arg)))
         lines.append(center("NOT ANSWERING"))

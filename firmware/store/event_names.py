@@ -7,5 +7,5 @@ NAMES = (
     "critical memory", "RAM clear", "config change", "cashout ticket", "handpay",
     "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
     "bill in", "printer fault", "shaker fault", "game voided", "coin in",
-    "memory repaired", "aggregate min", "device fault",
+    "memory repaired", "aggregate min", "device fault", "ticket in doubt", "PIN accepted",
 )

@@ -38,9 +38,11 @@ COIN_IN = const(25)
 REPAIRED = const(26)
 AGG_MIN = const(27)
 DEVICE_FAULT = const(28)  # arg: hal.faults code (display, printer, inputs)
+TICKET_DOUBT = const(29)
+PIN_OK = const(30)
 
 
-COUNT = const(29)  # codes 0..DEVICE_FAULT; len(event_names.NAMES)
+COUNT = const(31)  # codes 0..PIN_OK; len(event_names.NAMES)
 
 
 def name(code):

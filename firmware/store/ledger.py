@@ -28,14 +28,18 @@ LK_MALFUNCTION = const(3)
 LK_SHAKER = const(4)
 LK_PRINTER = const(5)
 LK_DEVICE = const(6)    # arg: hal.faults code of the device that does not answer
+LK_DOUBT = const(7)     # power-up with a ticket pending: printed or not?
 LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT",
-              "DEVICE FAULT")
+              "DEVICE FAULT", "TICKET IN DOUBT")
 
 _BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
 _SNAP_VERSION = const(1)
 _MISC = "<BBBBBBBIQQI"
+# appended to misc (a snapshot without it loads with nothing in flight):
+# bill pulses, coin pulses, pending ticket amount, its validation number
+_FLIGHT = "<IIQQ"
 _CONFIG_HISTORY = const(32)
 _MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -76,6 +80,9 @@ class Ledger:
         self.credits_at_close = 0
         self.last_game = None   # settled tuples of the newest roll, for the display
         self.last_error = ""
+        self.pulses = [0, 0]    # journalled pulses of a burst not yet credited, per SRC_*
+        self.ticket = 0         # credits of a ticket pending (committed, not confirmed)
+        self.ticket_no = 0      # its validation number (a reprint uses the same)
 
     def _profile(self):
         # overrides first: they import the documents too, and _profiles()
@@ -97,7 +104,8 @@ class Ledger:
         return ""
 
     def money_on_table(self):
-        return self.table.credits > 0 or bool(self.table.bets)
+        return self.table.credits > 0 or bool(self.table.bets) or self.ticket > 0 \
+            or self.pulses[0] > 0 or self.pulses[1] > 0
 
     def balance_check(self):
         """Credits in hand minus what the meters say they must be: 0 or a bug."""
@@ -119,6 +127,7 @@ class Ledger:
         if amount <= 0 or source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
         self.table.credit(amount)
+        self.pulses[source] = 0   # the burst these pulses were part of is now credit
         m = self.meters
         m.add("total_in", amount)
         if source == T.SRC_BILL:
@@ -277,8 +286,47 @@ class Ledger:
         self.events.log(time, why, self.rerolls)
         return R.OK
 
-    def _cashout(self, time, f, tail):
-        if self.lock or self.phase != BETTING:
+    def _pulses(self, time, f, tail):
+        source, count = f
+        if source not in (T.SRC_BILL, T.SRC_COIN):
+            return R.BAD_AMOUNT
+        self.pulses[source] = count
+        return R.OK
+
+    def _ticket(self, time, f, tail):
+        step, number = f
+        if step == T.TK_PENDING:
+            if self.ticket:
+                return R.LOCKED
+            amount = self.table.credits
+            code = self._cashout(time, (T.BY_TICKET,), tail, True)
+            if code == R.OK:
+                self.ticket = amount
+                self.ticket_no = number
+            return code
+        if step != T.TK_PRINTED and step != T.TK_HANDPAID:
+            return _BAD_RECORD
+        if not self.ticket or number != self.ticket_no:
+            return R.NO_BET  # not the ticket in doubt
+        amount = self.ticket
+        m = self.meters
+        if step == T.TK_PRINTED:
+            m.add("tickets_out", amount)
+            m.add("tickets")
+            self.events.log(time, E.CASHOUT, amount)
+        else:
+            m.add("handpay_cc", amount)
+            m.add("handpays")
+            self.events.log(time, E.HANDPAY, amount)
+        self.ticket = self.ticket_no = 0
+        if self.lock in (LK_PRINTER, LK_DOUBT):
+            self.events.log(time, E.FAULT_CLEAR, self.lock)
+            self.lock = LK_NONE
+            self.lock_arg = 0
+        return R.OK
+
+    def _cashout(self, time, f, tail, pending=False):
+        if self.lock or self.phase != BETTING or self.ticket:
             return R.LOCKED
         amount = self.table.credits
         if amount <= 0:
@@ -286,6 +334,8 @@ class Ledger:
         self.table.cashout()
         m = self.meters
         m.add("total_out", amount)
+        if pending:
+            return R.OK  # tickets_out and the event wait for the printer
         if f[0] == T.BY_TICKET:
             m.add("tickets_out", amount)
             m.add("tickets")
@@ -304,6 +354,8 @@ class Ledger:
     def _reset(self, time, f, tail):
         if not self.lock:
             return R.NO_BET
+        if self.ticket:
+            return R.LOCKED  # only a reprint or a handpay settles a ticket in doubt
         was = self.lock
         self.lock = LK_NONE
         self.lock_arg = 0
@@ -317,7 +369,10 @@ class Ledger:
         if not 0 < code < len(LOCK_NAMES):
             return _BAD_RECORD
         event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
-                 LK_PRINTER: E.PRINTER_FAULT, LK_DEVICE: E.DEVICE_FAULT}.get(code, E.MALFUNCTION)
+                 LK_PRINTER: E.PRINTER_FAULT, LK_DEVICE: E.DEVICE_FAULT,
+                 LK_DOUBT: E.TICKET_DOUBT}.get(code, E.MALFUNCTION)
+        if code == LK_DOUBT:
+            self.meters.add("tickets_doubt")
         self._set_lock(time, code, arg, event)
         return R.OK
 
@@ -383,7 +438,8 @@ class Ledger:
         hist = "\n".join("%d %d %s %s" % h for h in self.conf_history).encode()
         misc = struct.pack(_MISC, self.phase, self.lock, self.door_open, self.tilt,
                            self.audit, self.cocked_run, self.stuck_run, self.rerolls,
-                           self.lock_arg, self.credits_at_close, self.game_no)
+                           self.lock_arg, self.credits_at_close, self.game_no) + \
+            struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
         parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
                  self.recall.encode(), self.events.encode())
         head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
@@ -421,9 +477,15 @@ class Ledger:
                 or not self.events.load(events):
             return False
         self.meters.load(meters)
+        base = struct.calcsize(_MISC)
         (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
          self.rerolls, self.lock_arg, self.credits_at_close, self.game_no) = \
-            struct.unpack(_MISC, misc)
+            struct.unpack_from(_MISC, misc, 0)
+        if len(misc) == base + struct.calcsize(_FLIGHT):
+            p0, p1, self.ticket, self.ticket_no = struct.unpack_from(_FLIGHT, misc, base)
+            self.pulses = [p0, p1]
+        elif len(misc) != base:
+            return False
         self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
         self.conf_history = []
         for line in hist.decode().split("\n"):
@@ -439,4 +501,5 @@ _APPLY = {
     T.ROLL: Ledger._roll, T.VOID: Ledger._void, T.REROLL: Ledger._reroll,
     T.CASHOUT: Ledger._cashout, T.RESET: Ledger._reset, T.EVENT: Ledger._event,
     T.CONFIG: Ledger._config, T.LOCK: Ledger._lock, T.POWER: Ledger._power,
+    T.TICKET: Ledger._ticket, T.PULSES: Ledger._pulses,
 }

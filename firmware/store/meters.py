@@ -38,10 +38,16 @@ _BASE = (
     ("handpays", "Handpays", "count"),
     ("tickets", "Tickets printed", "count"),
 )
+# Meters added later go after the per-wager ones: a snapshot keeps meters by
+# position, so an older snapshot still loads with these at zero.
+_LATER = (
+    ("tickets_doubt", "Tickets in doubt", "count"),
+)
 BILLS_BASE = len(_BASE)
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)
 WON_BASE = BET_BASE + W.COUNT
-COUNT = WON_BASE + W.COUNT
+LATER_BASE = WON_BASE + W.COUNT
+COUNT = LATER_BASE + len(_LATER)
 _SIZE = const(8)
 
 
@@ -56,6 +62,8 @@ def meter(i):
     if i < WON_BASE:
         n = W.NAMES[i - BET_BASE]
         return ("bet_" + n, "Bet " + n[:11], "wager")
+    if i >= LATER_BASE:
+        return _LATER[i - LATER_BASE]
     n = W.NAMES[i - WON_BASE]
     return ("won_" + n, "Won " + n[:11], "wager")
 
@@ -65,6 +73,9 @@ def index(key):
     for i in range(BILLS_BASE):
         if _BASE[i][0] == key:
             return i
+    for i in range(len(_LATER)):
+        if _LATER[i][0] == key:
+            return LATER_BASE + i
     if key.startswith("bills_"):
         for i in range(len(BILL_DENOMS)):
             if "bills_%d" % BILL_DENOMS[i] == key:

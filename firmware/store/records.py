@@ -21,17 +21,22 @@ EVENT = const(12)     # event code, arg (door, key, tilt, ...)
 CONFIG = const(13)    # setting index, then the value as text
 LOCK = const(14)      # lock code, arg
 POWER = const(15)     # a power-up
+TICKET = const(16)    # step (TK_*), validation number: the two-phase ticket
+PULSES = const(17)    # channel (SRC_*), pulses of the burst so far (not yet credit)
 
 SRC_BILL = const(0)
 SRC_COIN = const(1)
 BY_TICKET = const(0)
 BY_HANDPAY = const(1)
+TK_PENDING = const(0)   # credits out, ticket about to print (or in doubt)
+TK_PRINTED = const(1)   # the printer confirmed it
+TK_HANDPAID = const(2)  # the attendant paid it by hand instead
 
 _FMT = {
     CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
     CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
     CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
-    POWER: "<BI",
+    POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI",
 }
 
 

@@ -10,7 +10,7 @@ from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import journal as J
-from firmware.store.ledger import Ledger
+from firmware.store.ledger import Ledger, LK_DOUBT
 
 OK = J.OK
 REPAIRED = J.REPAIRED
@@ -68,7 +68,21 @@ class Store:
         self.commit(T.pack(T.POWER, now))
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
+        self._settle_flight(now)
         return status
+
+    def _settle_flight(self, now):
+        """What the cut left half done. Pulses the validator delivered are
+        money it has stacked: credited now (the burst ended with the power).
+        A ticket committed but not confirmed printed may or may not be in
+        the player's hand: only the attendant can tell (reprint or handpay)."""
+        led = self.ledger
+        rates = (led.config["bill_pulse"], led.config["coin_pulse"])
+        for src in (T.SRC_BILL, T.SRC_COIN):
+            if led.pulses[src]:
+                self.credit(now, src, led.pulses[src] * rates[src])
+        if led.ticket and led.lock != LK_DOUBT:
+            self.lock(now, LK_DOUBT, led.ticket)
 
     def _blank(self):
         buf = bytearray(256)  # a page at a time: no 4 KB block needed at boot
@@ -148,6 +162,17 @@ class Store:
 
     def cashout(self, now, method):
         return self.commit(T.pack(T.CASHOUT, now, method))
+
+    def ticket(self, now, step, number):
+        """Two-phase ticket: TK_PENDING (credits out, before printing), then
+        TK_PRINTED once the printer confirms, or TK_HANDPAID by the attendant."""
+        if not 0 <= number < 1 << 64:
+            return R.BAD_AMOUNT
+        return self.commit(T.pack(T.TICKET, now, step, number))
+
+    def pulses(self, now, source, count):
+        """Pulses of a burst so far, journalled as they arrive (not credit yet)."""
+        return self.commit(T.pack(T.PULSES, now, source, count & 0xFFFFFFFF))
 
     def reset(self, now):
         return self.commit(T.pack(T.RESET, now))

@@ -1,0 +1,49 @@
+"""The cashout ticket: its text, its validation number, printing it.
+
+A ticket is two records: TK_PENDING (credits out) is committed before the
+printer is told anything, TK_PRINTED only when the printer confirms. The
+validation number is fixed in the pending record, so a reprint after a
+printer fault or a power cut carries the same number and the ticket system
+can pay it only once, whichever paper the player holds.
+"""
+from firmware import timefmt
+from firmware.store import records as T
+
+
+def civil(t):
+    """Unix seconds -> 'YYYY-MM-DD HH:MM' (UTC)."""
+    return "%04d-%02d-%02d %02d:%02d" % timefmt.civil(t)[:5]
+
+
+def number(led):
+    """Validation number for a new ticket: the event count, which only grows
+    (i12 replaces it with the 18-digit validation scheme)."""
+    return led.events.total
+
+
+def lines(cfg, amount, number, now, reprint=False):
+    from firmware import version
+    cents = amount * cfg["credit_cents"]
+    out = ["%s CASHOUT VOUCHER" % version.NAME,
+           "STATION %s" % cfg["station"],
+           civil(now) + " UTC",
+           "CREDITS %d" % amount,
+           "AMOUNT $%d.%02d" % (cents // 100, cents % 100),
+           "VALIDATION %s-%d" % (cfg["station"], number),
+           "VOID AFTER 30 DAYS"]
+    if reprint:
+        out.append("REPRINT")
+    return out
+
+
+def print_pending(store, printer, now, reprint=False):
+    """Prints the pending ticket; True once the printer confirmed it and
+    TK_PRINTED is committed. False: not printed, or nobody knows."""
+    led = store.ledger
+    if not led.ticket:
+        return False
+    try:
+        ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint))
+    except Exception:  # a printer driver error is "not confirmed", never a crash
+        ok = False
+    return bool(ok) and store.ticket(now, T.TK_PRINTED, led.ticket_no) == 0
