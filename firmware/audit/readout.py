@@ -32,6 +32,11 @@ Read-only by construction: the store is only read, never written; no
 command changes credits, meters or configuration. Memory is bounded: the
 request buffer is pre-allocated (MAX_LINE bytes; a longer line is discarded
 up to its LF and answered ERR 2) and every reply is at most MAX_REPLY bytes.
+On a port, `service()` answers one request line at a time and takes the next
+only when the port has taken all of the reply before it (partial writes
+honoured), so at most one reply waits in RAM whatever arrives: a flood of
+requests waits in the port's receive buffer instead (a UART drops what
+overflows it; those lines are simply not answered).
 """
 from micropython import const
 from firmware.store import meters as M
@@ -47,7 +52,6 @@ MAX_REPLY = const(8192)
 EVENTS_MAX = const(50)
 EVENTS_DEFAULT = const(20)
 DIGEST_CHUNKS = const(16)
-OUT_LIMIT = const(4096)   # service(): stop reading while this much waits to go out
 
 E_UNKNOWN = const(1)
 E_LONG = const(2)
@@ -79,7 +83,10 @@ class Readout:
         self._discard = False
         self._digest = None
         self._rx = bytearray(64)
-        self._pending = b""
+        self._rpos = 0           # service(): bytes of _rx taken so far ...
+        self._rn = 0             # ... of the _rn read from the port
+        self._out = b""          # the reply going out, and how much of it went
+        self._opos = 0
         self.lines_in = 0
         self.errors = 0
 
@@ -91,41 +98,77 @@ class Readout:
         out = []
         pos = 0
         size = len(data)
-        buf = self._buf
         while pos < size:
-            nl = data.find(b"\n", pos)
-            end = size if nl < 0 else nl
-            if not self._discard:
-                k = end - pos
-                if self._n + k > MAX_LINE:
-                    self._discard = True
-                else:
-                    buf[self._n:self._n + k] = data[pos:end]
-                    self._n += k
-            if nl < 0:
-                break
-            if self._discard:
-                self._reply(out, self._err(E_LONG, "line too long (max %d)" % MAX_LINE))
-            else:
-                self._line(out, self._n)
-            self._n = 0
-            self._discard = False
-            pos = nl + 1
+            pos = self._take(data, pos, size, out)
         return "".join(out).encode() if out else b""
 
+    def _take(self, data, pos, size, out):
+        """Takes data[pos:size] up to and including the first LF (a finished
+        line's reply goes to `out`); returns the position after it."""
+        nl = data.find(b"\n", pos)
+        end = size if nl < 0 or nl > size else nl
+        if not self._discard:
+            k = end - pos
+            if self._n + k > MAX_LINE:
+                self._discard = True
+            else:
+                self._buf[self._n:self._n + k] = data[pos:end]
+                self._n += k
+        if end == size:
+            return size
+        if self._discard:
+            self._reply(out, self._err(E_LONG, "line too long (max %d)" % MAX_LINE))
+        else:
+            self._line(out, self._n)
+        self._n = 0
+        self._discard = False
+        return end + 1
+
+    def received(self, data, n):
+        """Bytes the caller already read from the port (the first ones: the
+        controller loads the read-out when they arrive); service() takes them
+        before reading more."""
+        self._rx[:n] = data[:n]
+        self._rpos = 0
+        self._rn = n
+
     def service(self, serial):
-        """One main-loop step on a board serial (read(buf)/write(data)):
-        reads what is there, answers, writes what the port takes, and
-        advances a pending digest. Never blocks."""
-        if len(self._pending) < OUT_LIMIT:
-            n = serial.read(self._rx)
-            if n:
-                self._pending += self.feed(bytes(self._rx[:n]))
-        if self._pending:
-            w = serial.write(self._pending)
-            if w:
-                self._pending = self._pending[w:]
+        """One main-loop step on a board serial (read(buf) -> n, write(data)
+        -> bytes taken): writes what the port takes of the reply going out;
+        once it is all out, answers the next request line (bytes already
+        read first, else a read). Advances a pending digest. Never blocks."""
+        if self._opos < len(self._out):
+            self._send(serial)  # one write a pass: the next request waits for the next
+            self.tick()
+            return
+        out = []
+        while not out:
+            if self._rpos >= self._rn:
+                self._rn = serial.read(self._rx) or 0
+                self._rpos = 0
+                if not self._rn:
+                    break
+            self._rpos = self._take(self._rx, self._rpos, self._rn, out)
+        if out:
+            self._out = out[0].encode()
+            self._opos = 0
+            self._send(serial)
         self.tick()
+
+    def _send(self, serial):
+        """Writes what the port takes; True once the whole reply is out."""
+        w = serial.write(memoryview(self._out)[self._opos:])
+        if w:
+            self._opos += w
+        if self._opos < len(self._out):
+            return False
+        self._out = b""
+        self._opos = 0
+        return True
+
+    def backlog(self):
+        """Reply bytes waiting for the port (at most MAX_REPLY)."""
+        return len(self._out) - self._opos
 
     def tick(self):
         d = self._digest

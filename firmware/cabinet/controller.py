@@ -404,23 +404,24 @@ class Controller:
 
     # ---- serial read-out ----------------------------------------------------------
     def tick_serial(self):
+        """The read-out is loaded when the first byte arrives; from then on
+        it reads and writes the port itself, one reply at a time."""
         ser = self.board.serial
         if ser is None:
             return
-        n = ser.read(self._rx)
-        if not n:
-            return
         if self.readout is None:
+            n = ser.read(self._rx)
+            if not n:
+                return
             readout = _audit_class("firmware.audit.readout", "Readout") if self.audit else None
             if readout is None:
                 return  # no read-out installed: bytes are dropped
             self.readout = readout(self.store, self.identity())
+            self.readout.received(self._rx, n)
         try:
-            reply = self.readout.feed(bytes(self._rx[:n]))
-        except Exception:
-            reply = b""
-        if reply:
-            ser.write(reply)
+            self.readout.service(ser)
+        except Exception:  # a read-out bug must not stop the cabinet
+            pass
 
     # ---- journal maintenance ----------------------------------------------------------
     def idle(self, now_ms):
