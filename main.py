@@ -27,10 +27,15 @@ def _int(name, default):
 
 
 def board_main():
-    import asyncio
     import hal
+    from hal import safeboot
+    board = hal.detect()  # arms nothing: the watchdog starts at its first feed
+    why = safeboot.requested(board)
+    if why:
+        print("SAFE BOOT (%s): cabinet not started, REPL free" % why)
+        return
+    import asyncio
     from firmware.cabinet.controller import Controller
-    board = hal.detect()
     ctl = Controller(board)
     asyncio.run(ctl.run())
 

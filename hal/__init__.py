@@ -65,6 +65,12 @@ serial
     blocks); write(data) -> int bytes written.
 platform
     'rp2', 'esp32' or 'mock'.
+faults() -> list of hal.faults codes of devices that do not answer (display,
+    input chain, journal region); the printer is judged by its status().
+
+`hal.image()` (not a board attribute: Verify needs no board) is the running
+firmware image as a buffer (rp2: flash from XIP_BASE to the SDK's binary end),
+or None where there is none to read (esp32 for now, the host).
 """
 import sys
 
@@ -78,3 +84,10 @@ def detect(**options):
     else:
         from hal.mock.board import Board
     return Board(**options)
+
+
+def image():
+    if sys.platform == "rp2":
+        from hal.rp2.image import image as read
+        return read()
+    return None

@@ -7,9 +7,18 @@ main.py at the top; relative "/" paths sorted by code point; SHA-256 over
 path + "\\n" + size + "\\n" + bytes for each file in order.
 
 Usage: tools/digest [DIR] [--list]   (DIR defaults to the repository)
+
+A board release: tools/digest FILE.uf2 [--fs DIR] [--list]
+  the image the UF2 writes, from 0x10000000 to the pico-sdk binary-info
+  RP_BINARY_END (what the Pico's Verify reads from flash), hashed as
+  "image\n" + size + "\n" + bytes, then the files a release puts on the
+  filesystem (FS_FILES in firmware/release.py) taken from DIR (default: the
+  repository) as above. Equals the cabinet's Verify / read-out DIGEST.
 """
+import ast
 import hashlib
 import os
+import struct
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,16 +56,106 @@ def digest(root):
     return h.hexdigest(), files
 
 
+UF2_MAGIC = (0x0A324655, 0x9E5D5157)
+XIP_BASE = 0x10000000
+BI_MARK_START, BI_MARK_END = 0x7188EBF2, 0xE71AA390
+BI_ID_AND_INT, BI_RP_BINARY_END = 5, 0x68F465DE
+
+
+def uf2_flash(data):
+    """{address: payload} of a UF2 file; ValueError if it is not one."""
+    if len(data) % 512 or not data:
+        raise ValueError("not a UF2 file (size %d)" % len(data))
+    out = {}
+    for i in range(0, len(data), 512):
+        m0, m1, _flags, addr, size = struct.unpack_from("<5I", data, i)
+        if (m0, m1) != UF2_MAGIC or size > 476:
+            raise ValueError("not a UF2 block at offset %d" % i)
+        out[addr] = data[i + 32:i + 32 + size]
+    return out
+
+
+def uf2_image(path):
+    """The program image the UF2 writes: contiguous bytes from XIP_BASE up to
+    the binary-info RP_BINARY_END."""
+    with open(path, "rb") as f:
+        blocks = uf2_flash(f.read())
+    img = bytearray()
+    for addr in sorted(blocks):
+        if addr != XIP_BASE + len(img):
+            break
+        img += blocks[addr]
+
+    def u32(addr):
+        if not XIP_BASE <= addr <= XIP_BASE + len(img) - 4:
+            raise ValueError("binary info points outside the image: 0x%08x" % addr)
+        return struct.unpack_from("<I", img, addr - XIP_BASE)[0]
+    for off in range(0, 1024 - 20, 4):
+        if u32(XIP_BASE + off) == BI_MARK_START and u32(XIP_BASE + off + 16) == BI_MARK_END:
+            start, end = u32(XIP_BASE + off + 4), u32(XIP_BASE + off + 8)
+            for p in range(start, end, 4):
+                e = u32(p)
+                if XIP_BASE <= e < XIP_BASE + len(img) - 12 and \
+                        struct.unpack_from("<H", img, e - XIP_BASE)[0] == BI_ID_AND_INT and \
+                        u32(e + 4) == BI_RP_BINARY_END:
+                    last = u32(e + 8)
+                    if not XIP_BASE < last <= XIP_BASE + len(img):
+                        raise ValueError("binary end 0x%08x outside the UF2" % last)
+                    return bytes(img[:last - XIP_BASE])
+            raise ValueError("no RP_BINARY_END in the binary info")
+    raise ValueError("no pico-sdk binary info header in the first 1 KiB")
+
+
+def release_fs_files(root=ROOT):
+    """FS_FILES of firmware/release.py (read as data, not imported)."""
+    with open(os.path.join(root, "firmware", "release.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and node.targets[0].id == "FS_FILES":
+            return tuple(ast.literal_eval(node.value))
+    raise ValueError("no FS_FILES in firmware/release.py")
+
+
+def image_digest(uf2, fs_root):
+    image = uf2_image(uf2)
+    h = hashlib.sha256()
+    h.update(("image\n%d\n" % len(image)).encode())
+    h.update(image)
+    files = sorted(f for f in release_fs_files() if os.path.isfile(os.path.join(fs_root, f)))
+    for rel in files:
+        with open(os.path.join(fs_root, rel), "rb") as f:
+            data = f.read()
+        h.update(("%s\n%d\n" % (rel, len(data))).encode())
+        h.update(data)
+    return h.hexdigest(), ["image (%d bytes)" % len(image)] + files
+
+
+def _value(argv, name):
+    if name in argv:
+        i = argv.index(name)
+        if i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
 def main(argv):
-    args = [a for a in argv if not a.startswith("-")]
+    fs = _value(argv, "--fs")
+    args = [a for a in argv if not a.startswith("-") and a != fs]
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
         return 0
     root = args[0] if args else ROOT
-    if not os.path.isdir(root):
-        print("not a directory: %s" % root, file=sys.stderr)
+    if os.path.isfile(root):
+        try:
+            hexd, files = image_digest(root, fs or ROOT)
+        except (OSError, ValueError) as exc:
+            print("%s: %s" % (root, exc), file=sys.stderr)
+            return 2
+    elif not os.path.isdir(root):
+        print("not a directory or UF2 file: %s" % root, file=sys.stderr)
         return 2
-    hexd, files = digest(root)
+    else:
+        hexd, files = digest(root)
     if "--list" in argv:
         for rel in files:
             print(rel)

@@ -10,7 +10,17 @@ Algorithm (tools/digest implements it independently on the host):
   digest = SHA-256 over, for each path in order:
                path + "\\n" + decimal size in bytes + "\\n" (UTF-8), then the
                file's bytes;
-  shown as 64 lowercase hex digits. Shell equivalent (in the release root):
+  shown as 64 lowercase hex digits.
+
+A board release (Digest(root, image, release)): the running firmware image
+first, as "image" + "\n" + size + "\n" + its bytes (rp2: flash from
+0x10000000 to the SDK's binary end, hal.image()), then the release's
+filesystem files (firmware.release.FS_FILES) as above. The whole filesystem is
+listed: any other file is reported in `extras` (it changes nothing that runs:
+sys.path holds only '.frozen', but it was not installed by the release).
+tools/digest FILE.uf2 computes the same from the UF2 and the release tree.
+
+Shell equivalent of the tree digest (in the release root):
     find firmware hal -type d \\( -name __pycache__ -o -name '.*' \\) -prune -o \\
       -type f \\( -name '*.py' -o -name '*.mpy' \\) -print |
       { cat; ls boot.py main.py 2>/dev/null; } | LC_ALL=C sort |
@@ -72,24 +82,38 @@ def _hex(data):
 
 class Digest:
     """step() does a bounded amount of work; `state` goes LISTING -> HASHING
-    -> DONE (hexdigest set) or FAILED (error set)."""
+    -> DONE (hexdigest set) or FAILED (error set). `extras`: files found
+    that the release does not install (release mode only)."""
 
-    def __init__(self, root="."):
+    def __init__(self, root=".", image=None, release=None):
         self.root = root
         self.state = LISTING
         self.hexdigest = None
         self.error = ""
         self.files = []      # (rel path, size)
+        self.extras = []     # rel paths on the filesystem outside the release
         self.total = 0       # bytes to hash
         self.done_bytes = 0
         self.index = 0       # next file to hash
-        self._dirs = [t for t in TOPS if _is_dir(_join(root, t))]
-        for name in FILES:
+        self.release = release
+        self._image = image
+        self._ipos = 0
+        if release is None:
+            self._dirs = [t for t in TOPS if _is_dir(_join(root, t))]
+            names = FILES
+        else:
+            self._dirs = [""]
+            names = release
+            if image is not None:
+                self.total += len(image)
+        for name in names:
             size = _size(_join(root, name))
             if size >= 0:
                 self.files.append((name, size))
                 self.total += size
         self._h = hashlib.sha256()
+        if image is not None:
+            self._h.update(("image\n%d\n" % len(image)).encode())
         self._f = None
         self._buf = bytearray(CHUNK)
         self._mv = memoryview(self._buf)
@@ -141,15 +165,22 @@ class Digest:
     def _list_one(self):
         if not self._dirs:
             self.files.sort()
+            self.extras.sort()
             self.state = HASHING
             return
         rel = self._dirs.pop()
-        base = _join(self.root, rel)
+        base = _join(self.root, rel) if rel else self.root
         for name in _names(base):
+            sub = rel + "/" + name if rel else name
+            full = base.rstrip("/") + "/" + name
+            if self.release is not None:  # the whole filesystem: report strays
+                if _is_dir(full):
+                    self._dirs.append(sub)
+                elif sub not in self.release:
+                    self.extras.append(sub)
+                continue
             if name.startswith(".") or name == "__pycache__":
                 continue
-            sub = rel + "/" + name
-            full = base + "/" + name
             if _is_dir(full):
                 self._dirs.append(sub)
             elif _wanted(name):
@@ -160,6 +191,13 @@ class Digest:
 
     def _hash_one(self):
         """Hashes one block; True when everything is done."""
+        img = self._image
+        if img is not None and self._ipos < len(img):
+            end = min(self._ipos + CHUNK, len(img))
+            self._h.update(img[self._ipos:end])
+            self.done_bytes += end - self._ipos
+            self._ipos = end
+            return False
         if self._f is None:
             if self.index >= len(self.files):
                 self.hexdigest = _hex(self._h.digest())
@@ -188,3 +226,15 @@ class Digest:
 def compute(root="."):
     """The digest in one go (host tests, tools); None if a file failed."""
     return Digest(root).run()
+
+
+def for_board(root="."):
+    """What Verify hashes here: on a board with a readable image, the image
+    plus the release's filesystem files (strays reported); elsewhere (host,
+    simulator) the release tree."""
+    import hal
+    image = hal.image()
+    if image is None:
+        return Digest(root)
+    from firmware import release
+    return Digest(root, image, release.FS_FILES)

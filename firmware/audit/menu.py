@@ -41,7 +41,7 @@ from firmware.rules import profiles as P
 from firmware.audit import text as T
 from firmware.audit import report as RP
 from firmware.audit import pin as PIN
-from firmware.audit.digest import Digest, DONE
+from firmware.audit.digest import for_board, DONE
 from firmware.cabinet import attend as AT
 
 ROWS = 8
@@ -927,11 +927,11 @@ class RamClear(Screen):
 class VerifyScreen(Screen):
     def __init__(self, menu):
         Screen.__init__(self, menu)
-        self.d = Digest(menu.root)
+        self.d = for_board(menu.root)
 
     def button(self, code):
         if code == B.ROLL and self.d.finished():
-            self.d = Digest(self.m.root)
+            self.d = for_board(self.m.root)
         else:
             Screen.button(self, code)
 
@@ -945,6 +945,9 @@ class VerifyScreen(Screen):
         d = self.d
         if d.state == DONE:
             h = d.hexdigest
+            if d.extras:  # not installed by the release: the technician must see it
+                return ["SHA-256 VERIFY", h[0:16], h[16:32], h[32:48], h[48:64],
+                        "EXTRA FILES %d" % len(d.extras), d.extras[0][-16:], "ROLL=recompute"]
             return ["SHA-256 VERIFY", h[0:16], h[16:32], h[32:48], h[48:64],
                     "%d files" % len(d.files), "%d bytes" % d.total, "ROLL=recompute"]
         if d.finished():

@@ -45,7 +45,7 @@ from firmware.store import config as C
 from firmware.store import ledger as L
 from firmware.audit import report as RP
 from firmware.audit import text as T
-from firmware.audit.digest import Digest, DONE
+from firmware.audit.digest import for_board, DONE
 
 MAX_LINE = const(128)
 MAX_REPLY = const(8192)
@@ -327,14 +327,15 @@ class Readout:
     def c_digest(self, args):
         d = self._digest
         if d is None:
-            d = self._digest = Digest(self.root)
+            d = self._digest = for_board(self.root)
         d.step(DIGEST_CHUNKS)
         if not d.finished():
             return self._err(E_BUSY, "busy %d%% - ask again" % d.percent())
         self._digest = None
         if d.state != DONE:
             return self._err(E_NOTFOUND, "digest failed: %s" % d.error[:60])
-        return ["OK DIGEST %s" % d.hexdigest, "files=%d" % len(d.files), "bytes=%d" % d.total]
+        return (["OK DIGEST %s" % d.hexdigest, "files=%d" % len(d.files), "bytes=%d" % d.total,
+                 "extra=%d" % len(d.extras)] + ["extra_file=%s" % n[:60] for n in d.extras[:8]])
 
 
 _COMMANDS = {

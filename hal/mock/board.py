@@ -146,6 +146,9 @@ class MockButtons:
     def held(self):
         return self._bank.held()
 
+    def raw(self):
+        return self._bank.raw()
+
 
 class MockSwitch:
     """value() debounced like the hardware; set(level)/toggle() drive it."""

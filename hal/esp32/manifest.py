@@ -1,0 +1,12 @@
+# Firmware build for the cabinet (ESP32, 4 MiB flash): tools/build-firmware esp32
+# (needs ESP-IDF), which builds the board in hal/esp32/board/ (its partition
+# table hal/esp32/partitions-4MiB.csv has the raw "journal" partition) with
+# this manifest. The port's modules are frozen except its _boot.py, replaced
+# by ours; machine.py stays (it is where machine.Counter lives).
+freeze("$(PORT_DIR)/modules", ("flashbdev.py", "inisetup.py", "machine.py"))
+module("_boot.py", base_path="$(MANIFEST_DIR)")
+include("$(MPY_DIR)/extmod/asyncio")
+package("hal", base_path="$(MANIFEST_DIR)/../..")
+# Frozen, the firmware's bytecode stays in flash: an ESP32 without PSRAM
+# (about 110 KB of heap) runs the cabinet only this way.
+package("firmware", base_path="$(MANIFEST_DIR)/../..")

@@ -1,0 +1,191 @@
+"""A board release: Verify hashes the running image plus the release's
+filesystem files and reports every other file; the import path holds only
+'.frozen' so no file can shadow frozen or built-in modules; safe boot.
+Plain asserts: pytest and the MicroPython unix port (mp_runner.py test_release).
+"""
+import hashlib
+import os
+import sys
+
+import hal
+from hal import buttons as B
+from hal import faults as F
+from hal import safeboot
+from hal.mock.board import Board
+from firmware import release
+from firmware.audit.digest import Digest, for_board
+
+MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_unix_port_shadowing_and_frozen_only")
+TMP = "build/test_release"
+IMAGE = bytes(range(256)) * 7 + b"end"   # not a multiple of the hash chunk
+
+
+def _rmtree(path):
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for n in names:
+        p = path + "/" + n
+        if os.stat(p)[0] & 0x4000:
+            _rmtree(p)
+        else:
+            os.remove(p)
+    os.rmdir(path)
+
+
+def _tree(files):
+    _rmtree(TMP)
+    for d in ("build", TMP):
+        try:
+            os.mkdir(d)
+        except OSError:
+            pass
+    for rel, data in files:
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            try:
+                os.mkdir(TMP + "/" + "/".join(parts[:i]))
+            except OSError:
+                pass
+        with open(TMP + "/" + rel, "wb") as f:
+            f.write(data)
+    return TMP
+
+
+RELEASE_TREE = (("main.py", b"import hal\n"), ("boot.py", b"import gc\n"))
+STRAYS = (("hashlib.py", b"def sha256(d=b''): pass\n"), ("firmware/cabinet/game.mpy", b"M\x06"),
+          ("notes.txt", b"x"))
+
+
+def _expected(image, files):
+    h = hashlib.sha256()
+    h.update(b"image\n%d\n" % len(image))
+    h.update(image)
+    for rel, data in sorted(files):
+        h.update(b"%s\n%d\n" % (rel.encode(), len(data)))
+        h.update(data)
+    return "".join("%02x" % b for b in h.digest())
+
+
+def test_release_digest_hashes_image_and_release_files_and_reports_strays():
+    root = _tree(RELEASE_TREE + STRAYS)
+    d = Digest(root, IMAGE, release.FS_FILES)
+    steps = 0
+    while not d.step(1):
+        steps += 1
+    assert steps > len(IMAGE) // 512  # the image too is hashed in bounded steps
+    assert d.hexdigest == _expected(IMAGE, RELEASE_TREE)
+    assert d.extras == ["firmware/cabinet/game.mpy", "hashlib.py", "notes.txt"]
+    assert [f[0] for f in d.files] == ["boot.py", "main.py"]
+    # strays change nothing that is hashed; a changed image byte does
+    clean = Digest(_tree(RELEASE_TREE), IMAGE, release.FS_FILES)
+    assert clean.run() == d.hexdigest and clean.extras == []
+    assert Digest(root, IMAGE[:-1] + b"E", release.FS_FILES).run() != d.hexdigest
+    _rmtree(TMP)
+
+
+def test_verify_and_readout_use_the_image_where_there_is_one():
+    from firmware.audit.readout import Readout
+    from test_audit_support import make, IDENT
+    root = _tree(RELEASE_TREE + STRAYS[:1])
+    assert for_board(root).release is None  # host: the tree digest
+    saved = hal.image
+    hal.image = lambda: IMAGE
+    try:
+        assert for_board(root).release == release.FS_FILES
+        store, _ = make(1)
+        r = Readout(store, IDENT, root=root)
+        reply = r.feed(b"DIGEST\n")
+        for _ in range(200):
+            if b"OK DIGEST" in reply:
+                break
+            r.tick()
+            reply = r.feed(b"DIGEST\n")
+        text = reply.decode()
+        assert "OK DIGEST " + _expected(IMAGE, RELEASE_TREE) in text, text
+        assert "extra=1" in text and "extra_file=hashlib.py" in text
+    finally:
+        hal.image = saved
+        _rmtree(TMP)
+
+
+def test_safe_boot_by_flag_or_buttons_never_by_a_dead_chain():
+    root = _tree(())
+    b = Board(seed=1, fake_clock=True, flash_size=131072)
+    assert safeboot.requested(b, root + "/") == ""
+    with open(root + "/" + safeboot.FLAG, "w") as f:
+        f.write("")
+    assert safeboot.requested(b, root + "/") == "flag"
+    os.remove(root + "/" + safeboot.FLAG)
+    b.buttons.hold(B.CASHOUT)
+    assert safeboot.requested(b, root + "/") == ""
+    b.buttons.hold(B.HELP)
+    assert safeboot.requested(b, root + "/") == "buttons"
+    dead = Board(seed=1, fake_clock=True, flash_size=131072, dead=(F.INPUTS,))
+    dead.buttons.set_raw(B.ALL_MASK)  # what a chain stuck low reads
+    assert safeboot.requested(dead, root + "/") == ""
+    _rmtree(TMP)
+
+
+def _uf2(image, base=0x10000000):
+    """A UF2 of `image` with a pico-sdk binary-info header naming its end."""
+    import struct
+    img = bytearray(image)
+    head = 0x100
+    info = len(img)
+    img += struct.pack("<HHIi", 5, 0x5052, 0x68F465DE, 0)   # RP_BINARY_END, filled below
+    ptrs = len(img)
+    img += struct.pack("<I", base + info)
+    end = base + len(img)
+    struct.pack_into("<i", img, info + 8, end - (1 << 32) if end >= 1 << 31 else end)
+    struct.pack_into("<5I", img, head, 0x7188EBF2, base + ptrs, base + ptrs + 4, 0, 0xE71AA390)
+    img += b"\xAA" * (-len(img) % 256 + 256)  # padding past the end is not hashed
+    out = bytearray()
+    n = len(img) // 256
+    for i in range(n):
+        out += struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, base + 256 * i, 256, i, n, 0xE48BFF56)
+        out += img[256 * i:256 * i + 256] + bytes(476 - 256) + struct.pack("<I", 0x0AB16F30)
+    return bytes(out), bytes(img[:end - base])
+
+
+def test_host_tool_equals_verify_on_a_uf2():
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import digest_host
+    fs = _tree(RELEASE_TREE + STRAYS)
+    uf2, image = _uf2(bytes(range(256)) * 40)
+    with open(fs + "/cabinet.uf2", "wb") as f:
+        f.write(uf2)
+    assert digest_host.uf2_image(fs + "/cabinet.uf2") == image
+    verify = Digest(fs, image, release.FS_FILES).run()
+    out = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/cabinet.uf2", "--fs", fs],
+                         capture_output=True, text=True, check=True).stdout
+    assert "SHA-256 " + verify in out
+    with open(fs + "/bad.uf2", "wb") as f:
+        f.write(uf2[:-1])
+    bad = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/bad.uf2"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a UF2" in bad.stderr
+    _rmtree(TMP)
+
+
+def test_unix_port_shadowing_and_frozen_only():
+    """What the frozen _boot.py fixes, on the unix port: a hashlib.py in the
+    current directory replaces the built-in; with only '.frozen' on the path
+    it cannot."""
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    fs = _tree((("hashlib.py", b"SHADOW = 1\n"),))
+    mp = os.path.join(root, ".venv", "bin", "micropython")
+    code = ("import sys; sys.path.insert(0, %r); from hal import bootpath;"
+            "import hashlib; print('before', hasattr(hashlib, 'SHADOW'));"
+            "del sys.modules['hashlib']; bootpath.frozen_only(sys.path);"
+            "import hashlib; print('after', hasattr(hashlib, 'SHADOW'), hasattr(hashlib, 'sha256'), sys.path)"
+            % root)
+    out = subprocess.run([mp, "-c", code], cwd=os.path.join(root, fs), capture_output=True,
+                         text=True, check=True).stdout
+    assert "before True" in out, out
+    assert "after False True ['.frozen']" in out, out
+    _rmtree(TMP)
