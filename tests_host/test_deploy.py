@@ -1,0 +1,66 @@
+"""tools/deploy: the order of a deploy (--dry-run) and the stale-file sweep it
+runs on the board (run here on the MicroPython unix port). CPython/pytest."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import deploy_main as D  # noqa: E402
+from firmware import release  # noqa: E402
+
+
+def _dry(*args):
+    r = subprocess.run([os.path.join(ROOT, "tools", "deploy"), "--dry-run"] + list(args),
+                       capture_output=True, text=True, check=True)
+    return [l for l in r.stdout.splitlines() if not l.startswith("#")]
+
+
+def _index(lines, text):
+    return next(i for i, l in enumerate(lines) if text in l)
+
+
+def test_rp2_deploy_order_flag_first_image_files_sweep_flag_last(tmp_path):
+    uf2 = tmp_path / "cabinet.uf2"
+    uf2.write_bytes(b"\0" * 512)
+    lines = _dry("--board", "rp2", "--port", "/dev/ttyACM0", "--image", str(uf2))
+    assert 'exec \'open("SAFE_BOOT", "w").close()\'' in lines[0]
+    assert lines[1].endswith("connect /dev/ttyACM0 reset")
+    flash = _index(lines, "picotool load -x " + str(uf2))
+    assert _index(lines, "bootloader") < flash < _index(lines, "fs cp boot.py main.py :")
+    assert _index(lines, "fs cp") < _index(lines, "_rm(") < _index(lines, 'os.remove("SAFE_BOOT")')
+    assert lines[-1].endswith("reset") and "SAFE_BOOT" in lines[-2]
+    assert not any("erase" in l or "nuke" in l for l in lines)  # the journal is never touched
+    drive = _dry("--image", str(uf2), "--drive", "/media/RPI-RP2")
+    assert any(l == "cp %s /media/RPI-RP2/firmware.uf2" % uf2 for l in drive)
+
+
+def test_esp32_deploy_writes_the_partition_table_with_the_app():
+    lines = _dry("--board", "esp32", "--port", "/dev/ttyUSB0")
+    flash = lines[_index(lines, "esptool")]
+    assert "--chip esp32" in flash and "write-flash" in flash
+    assert "0x8000 build/firmware/esp32/partition_table/partition-table.bin" in flash
+    assert "0x10000 build/firmware/esp32/micropython.bin" in flash
+    assert "journal" not in flash  # flashed as part of the table, its data never written
+
+
+def test_safe_boot_rescue_is_flag_and_reset_only():
+    lines = _dry("--safe-boot", "--port", "/dev/ttyACM0")
+    assert len(lines) == 3 and "SAFE_BOOT" in lines[0] and lines[1].endswith("reset")
+
+
+def test_stale_sweep_on_the_unix_port_keeps_only_the_release(tmp_path):
+    files = ("main.py", "boot.py", "SAFE_BOOT", "hashlib.py", "firmware/cabinet/game.mpy",
+             "hal/rp2/board.mpy", "lib/pkg/mod.py", "notes.txt")
+    for rel in files:
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"x")
+    script = D.stale_script(release.FS_FILES + (D.FLAG,))
+    out = subprocess.run([os.path.join(ROOT, ".venv", "bin", "micropython"), "-c", script],
+                         cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    left = sorted(os.path.relpath(os.path.join(d, n), tmp_path)
+                  for d, _, names in os.walk(tmp_path) for n in names)
+    assert left == ["SAFE_BOOT", "boot.py", "main.py"]
+    assert sorted(os.listdir(tmp_path)) == ["SAFE_BOOT", "boot.py", "main.py"]  # empty dirs gone
+    assert "removed hashlib.py" in out and "removed lib/pkg/mod.py" in out
