@@ -14,3 +14,19 @@ def frozen_only(path):
     """Makes `path` (sys.path) hold only '.frozen'."""
     path.clear()
     path.append(".frozen")
+
+
+def release_path(path):
+    """'.frozen' only when the image holds the cabinet (the release image);
+    an image that freezes only the boot code (the rp2 .mpy development
+    variant) keeps the port's path, its cabinet code being on the filesystem.
+    Returns True when the path was restricted."""
+    saved = list(path)
+    frozen_only(path)
+    try:
+        import firmware  # noqa: F401  (frozen only in the release image)
+        return True
+    except ImportError:
+        path.clear()
+        path.extend(saved)
+        return False

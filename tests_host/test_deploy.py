@@ -39,8 +39,8 @@ def test_esp32_deploy_writes_the_partition_table_with_the_app():
     lines = _dry("--board", "esp32", "--port", "/dev/ttyUSB0")
     flash = lines[_index(lines, "esptool")]
     assert "--chip esp32" in flash and "write-flash" in flash
-    assert "0x8000 build/firmware/esp32/partition_table/partition-table.bin" in flash
-    assert "0x10000 build/firmware/esp32/micropython.bin" in flash
+    assert "0x8000 build/esp32/partition_table/partition-table.bin" in flash
+    assert "0x10000 build/esp32/micropython.bin" in flash
     assert "journal" not in flash  # flashed as part of the table, its data never written
 
 
@@ -64,3 +64,31 @@ def test_stale_sweep_on_the_unix_port_keeps_only_the_release(tmp_path):
     assert left == ["SAFE_BOOT", "boot.py", "main.py"]
     assert sorted(os.listdir(tmp_path)) == ["SAFE_BOOT", "boot.py", "main.py"]  # empty dirs gone
     assert "removed hashlib.py" in out and "removed lib/pkg/mod.py" in out
+
+
+def test_esp32_manifest_resolves_with_the_ports_own_manifest_tool(tmp_path):
+    """hal/esp32/manifest.py read by v1.28.0's tools/manifestfile.py (what
+    the ESP-IDF build runs), when the source tarball is there."""
+    import tarfile
+    import pytest
+    import port_signatures as PS
+    src = PS.default_source()
+    if src is None or not os.path.isfile(src):
+        pytest.skip("MicroPython v1.28.0 source tarball not present")
+    want = ("micropython/tools/manifestfile.py", "micropython/ports/esp32/modules/",
+            "micropython/extmod/asyncio/")
+    with tarfile.open(src, "r:*") as tar:
+        tar.extractall(tmp_path, members=[m for m in tar if m.name.startswith(want)])
+    mp = tmp_path / "micropython"
+    r = subprocess.run([sys.executable, str(mp / "tools" / "manifestfile.py"), "--freeze", "--port",
+                        str(mp / "ports" / "esp32"), "--lib", str(tmp_path),
+                        os.path.join(ROOT, "hal", "esp32", "manifest.py")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    frozen = dict(l.split("target_path='")[1].split("'")[0:1] + [l.split("full_path='")[1].split("'")[0]]
+                  for l in r.stdout.splitlines() if "target_path=" in l)
+    assert frozen["_boot.py"] == os.path.join(ROOT, "hal", "esp32", "_boot.py")
+    assert frozen["machine.py"].endswith("ports/esp32/modules/machine.py")  # machine.Counter
+    assert "hal/esp32/board.py" in frozen and "firmware/cabinet/controller.py" in frozen
+    assert "hal/bootpath.py" in frozen and "firmware/release.py" in frozen
+    assert "asyncio/core.py" in frozen

@@ -110,6 +110,21 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
         _rmtree(TMP)
 
 
+def test_release_path_only_when_the_image_holds_the_cabinet():
+    from hal import bootpath
+    saved = list(sys.path)
+    mod = sys.modules.pop("firmware")
+    try:
+        # no frozen cabinet (the .mpy variant, or this host): the path is kept
+        assert bootpath.release_path(sys.path) is False and sys.path == saved
+        sys.modules["firmware"] = mod  # as if the image held it
+        assert bootpath.release_path(sys.path) is True and sys.path == [".frozen"]
+    finally:
+        sys.modules["firmware"] = mod
+        sys.path.clear()
+        sys.path.extend(saved)
+
+
 def test_safe_boot_by_flag_or_buttons_never_by_a_dead_chain():
     root = _tree(())
     b = Board(seed=1, fake_clock=True, flash_size=131072)

@@ -12,11 +12,11 @@
 #
 # Builds board hal/esp32/board (ESP32_GENERIC settings + partition table
 # hal/esp32/partitions-4MiB.csv with the raw "journal" partition, frozen
-# manifest hal/esp32/manifest.py) into build/firmware/esp32, where
+# manifest hal/esp32/manifest.py) into build/esp32, where
 # tools/deploy --board esp32 finds bootloader, partition table and app.
 # Exit status: 0 built, 3 ESP-IDF or MicroPython source missing, 1 build failed.
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-out="$ROOT/build/firmware/esp32"
+out="$ROOT/build/esp32"
 if ! command -v idf.py >/dev/null 2>&1; then
   echo "build-firmware esp32: needs ESP-IDF (v5.5.1; idf.py not on PATH)." >&2
   echo "  Install it and 'source esp-idf/export.sh', then run again (see tools/build_esp32.sh)." >&2

@@ -23,8 +23,8 @@ Sequence (every step printed; --dry-run prints without running):
  5. the flag is deleted last and the board reset: the cabinet starts.
 A deploy cut anywhere before 5 leaves the flag: the board stays in safe boot.
 
-Defaults: --image build/firmware/rp2/firmware.uf2 (rp2) or the folder
-build/firmware/esp32 (esp32; tools/build-firmware writes both), --port auto.
+Defaults: --image build/rp2/cabinet-rp2-frozen.uf2 (rp2) or the folder
+build/esp32 (esp32; tools/build-firmware writes both), --port auto.
 """
 import ast
 import json
@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV_BIN = os.path.join(ROOT, ".venv", "bin")
 FLAG = "SAFE_BOOT"
 ESPTOOL = "esptool==5.6.0"
-DEFAULT_IMAGE = {"rp2": "build/firmware/rp2/firmware.uf2", "esp32": "build/firmware/esp32"}
+DEFAULT_IMAGE = {"rp2": "build/rp2/cabinet-rp2-frozen.uf2", "esp32": "build/esp32"}
 # ESP-IDF build outputs and where they go (the 4 MiB layout: hal/esp32/partitions-4MiB.csv)
 ESP32_PARTS = (("0x1000", "bootloader/bootloader.bin"),
                ("0x8000", "partition_table/partition-table.bin"),

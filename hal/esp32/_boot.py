@@ -14,6 +14,6 @@ except OSError:
     import inisetup
 
     inisetup.setup()
-bootpath.frozen_only(sys.path)
+bootpath.release_path(sys.path)
 del bdev, bootpath, sys, vfs
 gc.collect()
