@@ -69,8 +69,9 @@ faults() -> list of hal.faults codes of devices that do not answer (display,
     input chain, journal region); the printer is judged by its status().
 
 `hal.image()` (not a board attribute: Verify needs no board) is the running
-firmware image as a buffer (rp2: flash from XIP_BASE to the SDK's binary end),
-or None where there is none to read (esp32 for now, the host).
+firmware image: len() and [a:b] slices (rp2: a view of flash from XIP_BASE to
+the SDK's binary end; esp32: the app image in the running partition, read
+in pieces), or None where there is none (the host).
 """
 import sys
 
@@ -87,7 +88,11 @@ def detect(**options):
 
 
 def image():
-    if sys.platform == "rp2":
+    p = sys.platform
+    if p == "rp2":
         from hal.rp2.image import image as read
-        return read()
-    return None
+    elif p == "esp32":
+        from hal.esp32.image import image as read
+    else:
+        return None
+    return read()

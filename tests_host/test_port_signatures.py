@@ -289,6 +289,11 @@ def test_esp32_board_calls_match_esp32_port(monkeypatch):
     assert cycles == lim["max_cycles"] == lim["pcnt_refuses_above"]
     assert (counters[0].filter_ns - 1) * lim["apb_mhz"] // 1000 < lim["max_cycles"]  # no more than needed
 
+    # Verify's image reader: the running partition through the same protocol
+    ports.used.discard("esp32.Partition.readblocks")
+    assert importlib.import_module("hal.esp32.image").image() is None  # the fake reads erased
+    assert {"esp32.Partition", "esp32.Partition.readblocks"} <= ports.used
+
     # no journal partition: a named fault, not AttributeError
     present[0] = False
     board = board_mod.Board()

@@ -15,7 +15,8 @@ from hal.mock.board import Board
 from firmware import release
 from firmware.audit.digest import Digest, for_board
 
-MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_unix_port_shadowing_and_frozen_only")
+MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_unix_port_shadowing_and_frozen_only",
+           "test_host_tool_equals_verify_on_an_esp32_app")
 TMP = "build/test_release"
 IMAGE = bytes(range(256)) * 7 + b"end"   # not a multiple of the hash chunk
 
@@ -203,4 +204,66 @@ def test_unix_port_shadowing_and_frozen_only():
                          text=True, check=True).stdout
     assert "before True" in out, out
     assert "after False True ['.frozen']" in out, out
+    _rmtree(TMP)
+
+
+def _esp_app(seg_lens, hashed):
+    """An ESP-IDF app image: header, segments, checksum block, SHA-256."""
+    import struct
+    img = bytearray(24)
+    img[0], img[1], img[23] = 0xE9, len(seg_lens), 1 if hashed else 0
+    for i, n in enumerate(seg_lens):
+        img += struct.pack("<II", 0x3F400000 + i, n) + bytes((i * 7 + k) & 0xFF for k in range(n))
+    img += bytes(15 - len(img) % 16) + b"\x5a"
+    if hashed:
+        img += hashlib.sha256(img).digest()
+    return bytes(img)
+
+
+class _Partition:
+    """esp32.Partition's block protocol over bytes (4096-byte blocks)."""
+
+    def __init__(self, data):
+        self.data = data + b"\xff" * (-len(data) % 4096)
+        self.reads = 0
+
+    def ioctl(self, op, arg):
+        return len(self.data) // 4096 if op == 4 else 4096 if op == 5 else 0
+
+    def readblocks(self, block, buf, off=0):
+        self.reads += 1
+        start = block * 4096 + off
+        buf[:] = self.data[start:start + len(buf)]
+
+
+def test_esp32_image_is_walked_by_its_segments_and_read_in_pieces():
+    from hal.esp32 import image as EI
+    app = _esp_app((5000, 4093, 17), True)
+    part = _Partition(app + b"old data from before" * 300)  # not part of the image
+    assert EI.app_length(part) == len(app)
+    img = EI.Image(part, len(app))
+    assert bytes(img[4000:4500]) == app[4000:4500]  # across a block boundary
+    root = _tree(RELEASE_TREE + STRAYS[:1])
+    d = Digest(root, img, release.FS_FILES)
+    assert d.run() == _expected(app, RELEASE_TREE) and d.extras == ["hashlib.py"]
+    assert EI.app_length(_Partition(b"\xff" * 4096)) is None  # erased: no image
+    assert EI.app_length(_Partition(_esp_app((9000,), False)[:4096])) is None  # cut short
+    _rmtree(TMP)
+
+
+def test_host_tool_equals_verify_on_an_esp32_app():
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    from hal.esp32 import image as EI
+    app = _esp_app((300, 70000, 12), True)
+    fs = _tree(RELEASE_TREE)
+    with open(fs + "/micropython.bin", "wb") as f:
+        f.write(app + b"\0" * 100)
+    verify = Digest(fs, EI.Image(_Partition(app), len(app)), release.FS_FILES).run()
+    out = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/micropython.bin", "--fs", fs],
+                         capture_output=True, text=True, check=True).stdout
+    assert "SHA-256 " + verify in out and "image (%d bytes)" % len(app) not in out
+    listed = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/micropython.bin", "--fs", fs,
+                             "--list"], capture_output=True, text=True, check=True).stdout
+    assert "image (%d bytes)" % len(app) in listed
     _rmtree(TMP)

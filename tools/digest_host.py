@@ -14,6 +14,10 @@ A board release: tools/digest FILE.uf2 [--fs DIR] [--list]
   "image\n" + size + "\n" + bytes, then the files a release puts on the
   filesystem (FS_FILES in firmware/release.py) taken from DIR (default: the
   repository) as above. Equals the cabinet's Verify / read-out DIGEST.
+ESP32: tools/digest build/esp32/micropython.bin [--fs DIR] (the app image, not
+  the combined firmware.bin): the ESP-IDF app image walked by its segment
+  headers (+ checksum block, + the appended SHA-256 when flagged), hashed the
+  same way; equals what hal/esp32/image.py reads from the running partition.
 """
 import ast
 import hashlib
@@ -106,6 +110,38 @@ def uf2_image(path):
     raise ValueError("no pico-sdk binary info header in the first 1 KiB")
 
 
+def esp_app_image(path):
+    """The ESP-IDF app image at the start of `path`: header (24 bytes,
+    segment count at 1, hash-appended flag at 23), segments (address,
+    length, data), checksum closing a 16-byte block, optional SHA-256."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24 or data[0] != 0xE9:
+        raise ValueError("not an ESP32 app image (no 0xE9 header)")
+    pos = 24
+    for _ in range(data[1]):
+        if pos + 8 > len(data):
+            raise ValueError("segment header past the end of the file")
+        pos += 8 + struct.unpack_from("<I", data, pos + 4)[0]
+    pos = (pos | 15) + 1
+    if data[23] == 1:
+        pos += 32
+    if pos > len(data):
+        raise ValueError("image longer than the file")
+    return data[:pos]
+
+
+def read_image(path):
+    """UF2 (rp2) or ESP32 app image, by content."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if len(head) == 8 and struct.unpack_from("<2I", head) == UF2_MAGIC:
+        return uf2_image(path)
+    if head[:1] == b"\xe9":
+        return esp_app_image(path)
+    return uf2_image(path)  # reports why it is not a UF2
+
+
 def release_fs_files(root=ROOT):
     """FS_FILES of firmware/release.py (read as data, not imported)."""
     with open(os.path.join(root, "firmware", "release.py")) as f:
@@ -116,8 +152,8 @@ def release_fs_files(root=ROOT):
     raise ValueError("no FS_FILES in firmware/release.py")
 
 
-def image_digest(uf2, fs_root):
-    image = uf2_image(uf2)
+def image_digest(path, fs_root):
+    image = read_image(path)
     h = hashlib.sha256()
     h.update(("image\n%d\n" % len(image)).encode())
     h.update(image)
