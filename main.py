@@ -5,7 +5,8 @@ options come from environment variables (tools/sim sets them):
   SIM_SEED, SIM_PROFILE, SIM_COCKED, SIM_FLICKER, SIM_STUCK (per mille),
   SIM_MOTOR_FAIL (1), SIM_FLASH (file, persistent NOR flash),
   SIM_HEADLESS (script file: fake clock, every screen printed as text),
-  SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out).
+  SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out),
+  SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py).
 """
 import sys
 
@@ -54,6 +55,9 @@ def _sim_options():
     serial = _env("SIM_SERIAL")
     if serial:
         opts["serial"] = serial
+    sas = _env("SIM_SAS")
+    if sas:
+        opts["sas"] = sas
     return opts
 
 

@@ -19,24 +19,6 @@ _INIT = b"\x1b@"
 _CUT = b"\n\n\n\x1dVB\x00"  # feed, partial cut
 _Q_OFFLINE = b"\x10\x04\x02"
 _Q_PAPER = b"\x10\x04\x04"
-
-
-def status_from_replies(offline, paper):
-    """Map the DLE EOT 2 / DLE EOT 4 reply bytes (None = no reply) to a status."""
-    if offline is None or paper is None:
-        return FAULT
-    # a valid status byte has bit 4 set and bits 0 and 7 clear
-    if (offline & 0x93) != 0x12 or (paper & 0x93) != 0x12:
-        return FAULT
-    if paper & 0x60:
-        return PAPER_OUT
-    if offline & 0x44:  # error or cover open
-        return FAULT
-    if paper & 0x0C:
-        return PAPER_LOW
-    return OK
-
-
 class EscPosPrinter:
     def __init__(self, uart, ticks_ms):
         self._uart = uart
@@ -58,9 +40,10 @@ class EscPosPrinter:
         """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""
         return status_from_replies(self._ask(_Q_OFFLINE), self._ask(_Q_PAPER))
 
-    def print_ticket(self, lines):
-        """Print `lines` (str, ASCII) and cut. True if the printer was ready
-        before and still without fault after; False means "not printed/unknown"."""
+    def print_ticket(self, lines, barcode=None):
+        """Print `lines` (str, ASCII), the ITF `barcode` (digits) under them
+        if given, and cut. True if the printer was ready before and still
+        without fault after; False means "not printed/unknown"."""
         st = self.status()
         if st != OK and st != PAPER_LOW:
             return False
@@ -69,6 +52,9 @@ class EscPosPrinter:
         for line in lines:
             u.write(line.encode())
             u.write(b"\n")
+        if barcode:
+            from hal.itf import barcode_bytes
+            u.write(barcode_bytes(barcode))
         u.write(_CUT)
         st = self.status()
         return st == OK or st == PAPER_LOW

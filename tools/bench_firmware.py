@@ -1,6 +1,7 @@
 """Firmware benchmark on the MicroPython unix port.
 
-    .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K]
+    .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K] [--sas]
+(--sas: with a SAS port and a host polling it, and the long-poll answer time)
 
 Under CPython this compiles firmware/ and hal/ with mpy-cross into a temp
 dir and re-runs itself under `micropython -X heapsize=HEAP` with that dir
@@ -23,9 +24,13 @@ def host_main(argv):
     import subprocess
     import tempfile
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    rolls, heap = "1000", "192K"
+    rolls, heap, sas = "1000", "192K", "0"
     i = 0
     while i < len(argv):
+        if argv[i] == "--sas":
+            sas = "1"
+            i += 1
+            continue
         if argv[i] == "--rolls":
             rolls = argv[i + 1]
             i += 2
@@ -54,7 +59,7 @@ def host_main(argv):
         print("compiled %d modules to .mpy" % n)
         flash = os.path.join(tmp, "flash.bin")
         cmd = [os.path.join(bin_dir, "micropython"), "-X", "heapsize=" + heap,
-               os.path.join(root, "tools", "bench_firmware.py"), tmp, rolls, flash]
+               os.path.join(root, "tools", "bench_firmware.py"), tmp, rolls, flash, sas]
         print("running:", " ".join(cmd[:4]), "tools/bench_firmware.py <mpy dir>", rolls)
         r = subprocess.run(cmd, cwd=tmp)
         return r.returncode
@@ -113,7 +118,7 @@ class FileFlash:
         return 0
 
 
-def mp_main(mpy_dir, rolls, flash_path):
+def mp_main(mpy_dir, rolls, flash_path, with_sas=False):
     sys.path.insert(0, mpy_dir)
     import gc
     import time
@@ -125,7 +130,7 @@ def mp_main(mpy_dir, rolls, flash_path):
 
     gc.collect()
     base = gc.mem_alloc()
-    board = Board(seed=1234, fake_clock=True, flash=False)
+    board = Board(seed=1234, fake_clock=True, flash=False, sas="loop" if with_sas else None)
     board.flash = FileFlash(flash_path, 262144)
     ctl = Controller(board)
     clock = board.clock
@@ -140,11 +145,22 @@ def mp_main(mpy_dir, rolls, flash_path):
     fake_ms = 0
     high = [0]
 
+    sas = board.sas
+
     def run(ms):
         nonlocal passes, fake_ms
         for _ in range(ms // 10):
             clock.advance(10)
+            # a SAS host on the line: a general poll every 200 ms (each
+            # acknowledged by a poll to another address), meters every 2 s
+            if sas is not None:
+                if not passes % 20:
+                    sas.host_send(b"\x81" if passes % 40 else b"\x82")
+                if not passes % 200:
+                    sas.host_send(b"\x01\x1c")
             ctl.step(clock.ticks_ms())
+            if sas is not None:
+                sas.host_read()
             passes += 1
             if not passes % 50:
                 a = gc.mem_alloc()
@@ -188,6 +204,17 @@ def mp_main(mpy_dir, rolls, flash_path):
         render.draw(board.display, lines, (3, 4), inv)
         board.display.show()
     t_draw = time.ticks_diff(time.ticks_us(), t0) / k
+    # SAS: a long poll's whole answer (parse, meters, CRC, write) measured
+    # from the last byte received to the answer written
+    worst = total = 0
+    for i in range(k if sas is not None else 0):
+        sas.host_send(b"\x01\x1c" if i % 2 else b"\x01\x0f")
+        t0 = time.ticks_us()
+        ctl.sas.tick(clock.ticks_ms())
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        assert len(sas.host_read()) in (28, 36)
+        total += dt
+        worst = max(worst, dt)
     m = led.meters
     print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
     print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
@@ -200,9 +227,13 @@ def mp_main(mpy_dir, rolls, flash_path):
     print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
+    if sas is not None:
+        print("SAS long poll 0F/1C answered in %.0f us average, %d us worst (spec: start"
+              " within 20 ms, SAS 6.02 2.3.1); %d polls answered, %d exceptions acknowledged" % (
+                  total / k, worst, ctl.sas.polls, ctl.sas.acked))
 
 
 if IS_MP:
-    mp_main(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    mp_main(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1")
 else:
     sys.exit(host_main(sys.argv[1:]))

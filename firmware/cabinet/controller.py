@@ -7,6 +7,7 @@ is its own task with its own period so none starves another:
   inputs+game  10 ms   buttons, door/tilt/audit switches, game cycle, watchdog
   money        20 ms   pulse bursts -> credits, inhibit line
   serial       20 ms   technician read-out bytes
+  sas           5 ms   SAS host polls (only with a SAS port and an address)
   display      50 ms   redraw only when the text changed
   maintenance 200 ms   journal erase-ahead, only when idle and money inhibited
 
@@ -54,6 +55,10 @@ from firmware.cabinet import ticket as TK
 from firmware.cabinet.ticket import civil  # noqa: F401 (the tests' and tools' name for it)
 from firmware import forget
 
+# (board switch, Ledger.host bit, open event, close event); the main door is
+# the ledger's door_open
+_DOORS = (("logic_door", L.LOGIC_DOOR, E.LOGIC_OPEN, E.LOGIC_CLOSE),
+          ("cashbox_door", L.CASHBOX_DOOR, E.CASHBOX_OPEN, E.CASHBOX_CLOSE))
 _IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
@@ -128,6 +133,11 @@ class Controller:
         self.faults = []           # hal.faults codes of devices that do not answer
         self._poll_faults(now)
         self._check_printer(now)
+        # SAS only with a SAS port: without one its code never loads
+        self.sas = None
+        if getattr(board, "sas", None) is not None:
+            from firmware.sas.machine import start
+            self.sas = start(self)
         self._update_inhibit()
 
     # ---- small helpers ---------------------------------------------------
@@ -170,6 +180,8 @@ class Controller:
         self.tick_inputs(now_ms)
         self.tick_money(now_ms)
         self.tick_serial()
+        if self.sas:
+            self.sas.tick(now_ms)
         self.tick_maintenance(now_ms)
         if draw:
             self.tick_display(now_ms)
@@ -204,6 +216,14 @@ class Controller:
             self.dirty = True
             if not door:
                 self.say("DOOR CLOSED", now_ms)
+        for name, bit, opened, closed in _DOORS:
+            sw = getattr(b, name, None)
+            if sw is None:
+                continue
+            is_open = sw.value() == 1
+            if is_open != bool(led.host & bit) and not store.critical:
+                store.event(now, opened if is_open else closed)
+                self.dirty = True
         tilt = b.tilt.value() == 1
         if tilt != led.tilt and not store.critical:
             store.event(now, E.TILT if tilt else E.TILT_CLEAR)
@@ -323,7 +343,7 @@ class Controller:
         store = self.store
         led = store.ledger
         return (store.critical or self._erasing or self.audit_mode or bool(led.suspended())
-                or led.table.credits >= led.config["credit_limit"])
+                or led.table.credits >= led.config["credit_limit"] or bool(led.host & L.BILLS_OFF))
 
     def _update_inhibit(self):
         if self.audit_mode:
@@ -345,7 +365,9 @@ class Controller:
         amount = led.table.credits
         if amount <= 0:
             return reason_message(R.NO_CREDITS)
-        if led.suspended() or self.game.rolling() or led.phase != L.BETTING:
+        why = led.suspended()
+        # a host shutdown (SAS 01) leaves cash out possible (SAS 6.02 7.4.1)
+        if (why and why != L.DISABLED) or self.game.rolling() or led.phase != L.BETTING:
             return reason_message(R.LOCKED)
         now = self.now_s()
         pr = self.board.printer
@@ -515,7 +537,9 @@ class Controller:
                 fn(tk())
                 await sleep_ms(ms)
 
+        sas = self.sas.tick if self.sas else lambda now: None
         await asyncio.gather(
+            every(5, sas),
             every(10, self.tick_inputs),
             every(20, self.tick_money),
             every(20, lambda now: self.tick_serial()),

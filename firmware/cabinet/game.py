@@ -151,7 +151,7 @@ class Game:
             self._settling(now_ms, now_s)
         elif st == HELD:
             led = self.store.ledger
-            if not (led.door_open or led.tilt):
+            if not (led.doors_open() or led.tilt):
                 self.say("ROLL RESUMES\nsame bets", now_ms)
                 self._start_shake(now_ms)
         elif st == HALTED:
@@ -217,7 +217,7 @@ class Game:
 
     def _held(self, now_ms):
         led = self.store.ledger
-        if led.door_open or led.tilt:
+        if led.doors_open() or led.tilt:
             self.board.shaker.stop()
             self.state = HELD
             self.say("ROLL HELD\n" + led.suspended(), now_ms, 60000)

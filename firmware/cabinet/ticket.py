@@ -16,9 +16,13 @@ def civil(t):
 
 
 def number(led):
-    """Validation number for a new ticket: the event count, which only grows
-    (i12 replaces it with the 18-digit validation scheme)."""
-    return led.events.total
+    """Validation number for a new ticket: the 18-digit SAS secure-enhanced
+    number of the next sequence (firmware/sas/validation.py); the pending
+    record carries it and advances the sequence, so a power cut can never
+    issue the same number twice."""
+    from firmware.sas import validation as V
+    vid = led.val_id or V.station_id(led.config["station"])
+    return int(V.number(vid, (led.val_seq + 1) & 0xFFFFFF))
 
 
 def lines(cfg, amount, number, now, reprint=False):
@@ -29,7 +33,7 @@ def lines(cfg, amount, number, now, reprint=False):
            civil(now) + " UTC",
            "CREDITS %d" % amount,
            "AMOUNT $%d.%02d" % (cents // 100, cents % 100),
-           "VALIDATION %s-%d" % (cfg["station"], number),
+           "VALIDATION %018d" % number,
            "VOID AFTER 30 DAYS"]
     if reprint:
         out.append("REPRINT")
@@ -43,7 +47,8 @@ def print_pending(store, printer, now, reprint=False):
     if not led.ticket:
         return False
     try:
-        ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint))
+        ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint),
+                                  "%018d" % led.ticket_no)
     except Exception:  # a printer driver error is "not confirmed", never a crash
         ok = False
     return bool(ok) and store.ticket(now, T.TK_PRINTED, led.ticket_no) == 0

@@ -23,6 +23,8 @@ CONFIG = (
     ("station", "CRAPS-01", 1, 12, False),
     # technician PIN as a salted SHA-256 record (firmware/audit/pin.py); default PIN 1234
     ("pin", "5eed2026$6ee669c94951a33a8c5743f00af5ad47653d178a551819aefb52fdfc3b49705b", 1, 80, False),
+    # settings added later go last: records name a setting by its index
+    ("sas_address", 1, 0, 127, False),     # SAS 6.02 address; 0 = SAS off (2.1)
 )
 
 INDEX = {}

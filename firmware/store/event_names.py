@@ -8,4 +8,7 @@ NAMES = (
     "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
     "bill in", "printer fault", "shaker fault", "game voided", "coin in",
     "memory repaired", "aggregate min", "device fault", "ticket in doubt", "PIN accepted",
+    "disabled by host", "enabled by host",
+    "logic door open", "logic door closed", "cash box open", "cash box closed",
+    "clock set",
 )

@@ -40,9 +40,16 @@ AGG_MIN = const(27)
 DEVICE_FAULT = const(28)  # arg: hal.faults code (display, printer, inputs)
 TICKET_DOUBT = const(29)
 PIN_OK = const(30)
+HOST_OFF = const(31)       # SAS host: arg 1 = play disabled (01), 2 = bills off (07)
+HOST_ON = const(32)        # SAS host: arg 1 = play enabled (02), 2 = bills on (06)
+LOGIC_OPEN = const(33)     # logic area (card cage) door
+LOGIC_CLOSE = const(34)
+CASHBOX_OPEN = const(35)   # cash box (stacker) door
+CASHBOX_CLOSE = const(36)
+CLOCK_SET = const(37)      # the record's time is the old clock, arg the new one
 
 
-COUNT = const(31)  # codes 0..PIN_OK; len(event_names.NAMES)
+COUNT = const(38)  # codes 0..CLOCK_SET; len(event_names.NAMES)
 
 
 def name(code):

@@ -40,6 +40,14 @@ _MISC = "<BBBBBBBIQQI"
 # appended to misc (a snapshot without it loads with nothing in flight):
 # bill pulses, coin pulses, pending ticket amount, its validation number
 _FLIGHT = "<IIQQ"
+# since the SAS build: host flags, SAS acknowledged event, validation ID and
+# sequence; a snapshot with the shorter misc still loads (fields at 0)
+_MISC_SAS = "<BIII"
+HOST_OFF = const(1)     # play disabled by the SAS host
+BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
+LOGIC_DOOR = const(4)   # logic area door open
+CASHBOX_DOOR = const(8) # cash box door open
+DISABLED = "DISABLED"
 _CONFIG_HISTORY = const(32)
 _MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -83,6 +91,10 @@ class Ledger:
         self.pulses = [0, 0]    # journalled pulses of a burst not yet credited, per SRC_*
         self.ticket = 0         # credits of a ticket pending (committed, not confirmed)
         self.ticket_no = 0      # its validation number (a reprint uses the same)
+        self.host = 0           # HOST_OFF | BILLS_OFF
+        self.sas_ack = 0        # newest event number the SAS host acknowledged
+        self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
+        self.val_seq = 0        # validation sequence number of the newest ticket
 
     def _profile(self):
         # overrides first: they import the documents too, and _profiles()
@@ -95,13 +107,19 @@ class Ledger:
         """Why play is suspended ('' when it is not)."""
         if self.lock:
             return LOCK_NAMES[self.lock]
-        if self.door_open:
+        if self.doors_open():
             return "DOOR OPEN"
         if self.tilt:
             return "TILT"
         if self.audit:
             return "AUDIT"
+        if self.host & HOST_OFF:
+            return DISABLED
         return ""
+
+    def doors_open(self):
+        """Any door open (main, logic area, cash box): play is suspended."""
+        return self.door_open or bool(self.host & (LOGIC_DOOR | CASHBOX_DOOR))
 
     def money_on_table(self):
         return self.table.credits > 0 or bool(self.table.bets) or self.ticket > 0 \
@@ -132,11 +150,14 @@ class Ledger:
         m.add("total_in", amount)
         if source == T.SRC_BILL:
             m.add("bills_in", amount)
+            m.add("cashbox", amount)
             for i in range(len(BILL_DENOMS)):
                 if BILL_DENOMS[i] == amount:
                     m.add(BILLS_BASE + i)
+            self.events.log(time, E.BILL_IN, amount)
         else:
             m.add("coins_in", amount)
+            self.events.log(time, E.COIN_IN, amount)
         return R.OK
 
     def _playable(self):
@@ -303,6 +324,7 @@ class Ledger:
             if code == R.OK:
                 self.ticket = amount
                 self.ticket_no = number
+                self.val_seq = (self.val_seq + 1) & 0xFFFFFF  # SAS validation sequence
             return code
         if step != T.TK_PRINTED and step != T.TK_HANDPAID:
             return _BAD_RECORD
@@ -394,6 +416,21 @@ class Ledger:
             self.audit = True
         elif code == E.AUDIT_OFF:
             self.audit = False
+        elif code == E.CASHBOX_OPEN:
+            m.add("cashbox_opens")
+            m.set("cashbox", 0)   # the stacker is emptied: a drop
+            self.host |= CASHBOX_DOOR
+        elif code == E.LOGIC_OPEN:
+            m.add("logic_opens")
+            self.host |= LOGIC_DOOR
+        elif code == E.HOST_OFF:
+            self.host |= arg & (HOST_OFF | BILLS_OFF)
+        elif code == E.HOST_ON:
+            self.host &= ~arg
+        elif code == E.LOGIC_CLOSE:
+            self.host &= ~LOGIC_DOOR
+        elif code == E.CASHBOX_CLOSE:
+            self.host &= ~CASHBOX_DOOR
         elif not 0 < code < E.COUNT:
             return _BAD_RECORD
         self.events.log(time, code, arg)
@@ -426,6 +463,21 @@ class Ledger:
         self.events.log(time, E.CONFIG, index)
         return R.OK
 
+    def _sas_ack(self, time, f, tail):
+        n = f[0]
+        if n < self.sas_ack or n > self.events.total:
+            return _BAD_RECORD
+        self.sas_ack = n
+        return R.OK
+
+    def _valid_id(self, time, f, tail):
+        vid, seq = f
+        if not (0 < vid < 1 << 24 and 0 <= seq < 1 << 24):
+            return _BAD_RECORD
+        self.val_id = vid
+        self.val_seq = seq
+        return R.OK
+
     def _power(self, time, f, tail):
         self.meters.add("power_ups")
         self.meters.set("games_power", 0)
@@ -440,6 +492,7 @@ class Ledger:
                            self.audit, self.cocked_run, self.stuck_run, self.rerolls,
                            self.lock_arg, self.credits_at_close, self.game_no) + \
             struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
+        misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
         parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
                  self.recall.encode(), self.events.encode())
         head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
@@ -481,10 +534,14 @@ class Ledger:
         (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
          self.rerolls, self.lock_arg, self.credits_at_close, self.game_no) = \
             struct.unpack_from(_MISC, misc, 0)
-        if len(misc) == base + struct.calcsize(_FLIGHT):
+        flight = base + struct.calcsize(_FLIGHT)
+        if len(misc) >= flight:
             p0, p1, self.ticket, self.ticket_no = struct.unpack_from(_FLIGHT, misc, base)
             self.pulses = [p0, p1]
-        elif len(misc) != base:
+        if len(misc) == flight + struct.calcsize(_MISC_SAS):
+            self.host, self.sas_ack, self.val_id, self.val_seq = \
+                struct.unpack_from(_MISC_SAS, misc, flight)
+        elif len(misc) not in (base, flight):
             return False
         self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
         self.conf_history = []
@@ -502,4 +559,6 @@ _APPLY = {
     T.CASHOUT: Ledger._cashout, T.RESET: Ledger._reset, T.EVENT: Ledger._event,
     T.CONFIG: Ledger._config, T.LOCK: Ledger._lock, T.POWER: Ledger._power,
     T.TICKET: Ledger._ticket, T.PULSES: Ledger._pulses,
+    T.SAS_ACK: Ledger._sas_ack, T.VALID_ID: Ledger._valid_id,
 }
+

@@ -42,6 +42,9 @@ _BASE = (
 # position, so an older snapshot still loads with these at zero.
 _LATER = (
     ("tickets_doubt", "Tickets in doubt", "count"),
+    ("logic_opens", "Logic door opens", "count"),
+    ("cashbox_opens", "Cash box opens", "count"),
+    ("cashbox", "In cash box", "money"),   # bills since the cash box door last opened
 )
 BILLS_BASE = len(_BASE)
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)
@@ -56,6 +59,8 @@ def meter(i):
     demand: kept as a table they would hold ~100 strings on the heap."""
     if i < BILLS_BASE:
         return _BASE[i]
+    if i >= LATER_BASE:
+        return _LATER[i - LATER_BASE]
     if i < BET_BASE:
         d = BILL_DENOMS[i - BILLS_BASE]
         return ("bills_%d" % d, "Bills $%d" % d, "bills")

@@ -23,6 +23,8 @@ LOCK = const(14)      # lock code, arg
 POWER = const(15)     # a power-up
 TICKET = const(16)    # step (TK_*), validation number: the two-phase ticket
 PULSES = const(17)    # channel (SRC_*), pulses of the burst so far (not yet credit)
+SAS_ACK = const(18)   # event number the SAS host has acknowledged (its exception queue)
+VALID_ID = const(19)  # SAS secure-enhanced validation ID and next sequence number (4C)
 
 SRC_BILL = const(0)
 SRC_COIN = const(1)
@@ -36,7 +38,7 @@ _FMT = {
     CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
     CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
     CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
-    POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI",
+    POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI", SAS_ACK: "<BII", VALID_ID: "<BIII",
 }
 
 

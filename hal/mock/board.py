@@ -237,27 +237,34 @@ class MockMoney(Money):
 
 
 class MockPrinter:
-    """print_ticket(lines) -> True if status() is OK or PAPER_LOW; `tickets`
-    keeps what was printed; set status with `status_value`. dead=True: every
+    """print_ticket(lines, barcode) -> True if status() is OK or PAPER_LOW;
+    `tickets` keeps the lines printed, `barcodes` each ticket's ITF digits
+    (None: no barcode); set status with `status_value`. dead=True: every
     call raises OSError(ETIMEDOUT), as a driver on a dead bus may."""
 
     def __init__(self, dead=False):
         self.status_value = OK
         self.tickets = []
         self.dead = dead
+        self.barcodes = []
 
     def status(self):
         if self.dead:
             raise OSError(110)
         return self.status_value
 
-    def print_ticket(self, lines):
+    def print_ticket(self, lines, barcode=None):
         if self.dead:
             raise OSError(110)
         if self.status_value != OK and self.status_value != PAPER_LOW:
             return False
+        if barcode is not None:
+            from hal.itf import itf_bars
+            itf_bars(barcode)  # what the printer would refuse, the mock refuses
         self.tickets.append(list(lines))
+        self.barcodes.append(barcode)
         return True
+
 
 
 class MockWatchdog:
@@ -304,6 +311,8 @@ class Board:
       flash=True           journal block device: hal.mock.norflash.NorFlash
       flash_size=262144    its size; flash_path=None to keep it in a file
       serial=None          None: LoopSerial; "tcp:127.0.0.1:PORT" or "unix:PATH"
+      sas=None             SAS port: None (none), "loop" (hal.mock.sasport.LoopSas)
+                           or a socket spec as for serial (SocketSas, tools/sas_bridge.py)
       keyboard=False       True: read keys from the terminal (hal.mock.keys)
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
@@ -318,8 +327,8 @@ class Board:
     def __init__(self, seed=None, fake_clock=False, cocked_permille=0, flicker_permille=0,
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
-                 flash_path=None, serial=None, keyboard=False, terminal=False, wdt_ms=5000,
-                 dead=()):
+                 flash_path=None, serial=None, sas=None, keyboard=False, terminal=False,
+                 wdt_ms=5000, dead=()):
         if seed is None:
             import random
 
@@ -353,6 +362,13 @@ class Board:
             self.serial = SocketSerial(serial)
         else:
             self.serial = LoopSerial()
+        self.sas = None
+        if sas:
+            from hal.mock.sasport import open_port
+
+            self.sas = open_port(sas)
+        self.logic_door = MockSwitch(self.clock, 0)    # 1 = open
+        self.cashbox_door = MockSwitch(self.clock, 0)  # 1 = open
         if terminal:
             from hal.mock.keys import draw_display
 
@@ -383,7 +399,8 @@ class Board:
     def close(self):
         if self.keyboard is not None:
             self.keyboard.close()
-        close = getattr(self.serial, "close", None)
-        if close is not None:
-            close()
+        for port in (self.serial, self.sas):
+            close = getattr(port, "close", None)
+            if close is not None:
+                close()
 

@@ -30,6 +30,9 @@ class FakeClock:
     def now(self):
         return self.start_s + self._elapsed // 1000
 
+    def set_time(self, t):
+        self.start_s += t - self.now()
+
 
 class RealClock:
     ticks_diff = staticmethod(ticks_diff)
@@ -51,4 +54,10 @@ class RealClock:
         time.sleep(ms / 1000)
 
     def now(self):
-        return int(time.time())
+        return int(time.time()) + self._offset
+
+    _offset = 0
+
+    def set_time(self, t):
+        """The simulator's wall clock follows the host's, shifted."""
+        self._offset = t - int(time.time())

@@ -87,3 +87,34 @@ class SocketSerial:
         if self._cli is not None:
             self._cli.close()
         self._srv.close()
+
+
+class SocketSas:
+    """The SAS port on a socket: each received byte is a pair (ninth bit,
+    byte); replies are plain bytes (hal.mock.sasport, tools/sas_bridge.py)."""
+
+    def __init__(self, spec):
+        self._sock = SocketSerial(spec)
+        self.address = self._sock.address
+        self._raw = bytearray(128)
+        self._odd = -1          # a ninth-bit byte whose data byte has not come yet
+
+    def read(self, buf, wake):
+        got = self._sock.read(memoryview(self._raw)[:min(len(self._raw), 2 * len(buf))])
+        n = 0
+        for i in range(got):
+            b = self._raw[i]
+            if self._odd < 0:
+                self._odd = b
+            else:
+                buf[n] = b
+                wake[n] = 1 if self._odd else 0
+                n += 1
+                self._odd = -1
+        return n
+
+    def write(self, data):
+        return self._sock.write(data)
+
+    def close(self):
+        self._sock.close()
