@@ -35,22 +35,6 @@ def barcode_bytes(digits):
     return _BAR_SETUP + _ITF + bytes((len(digits),)) + digits.encode()
 
 
-def status_from_replies(offline, paper):
-    """Map the DLE EOT 2 / DLE EOT 4 reply bytes (None = no reply) to a status."""
-    if offline is None or paper is None:
-        return FAULT
-    # a valid status byte has bit 4 set and bits 0 and 7 clear
-    if (offline & 0x93) != 0x12 or (paper & 0x93) != 0x12:
-        return FAULT
-    if paper & 0x60:
-        return PAPER_OUT
-    if offline & 0x44:  # error or cover open
-        return FAULT
-    if paper & 0x0C:
-        return PAPER_LOW
-    return OK
-
-
 def ticket_text(lines, code):
     """A ticket as the paper shows it (mock printer, simulator): the lines,
     then the ITF bars and the digits under them."""

@@ -19,6 +19,24 @@ _INIT = b"\x1b@"
 _CUT = b"\n\n\n\x1dVB\x00"  # feed, partial cut
 _Q_OFFLINE = b"\x10\x04\x02"
 _Q_PAPER = b"\x10\x04\x04"
+
+
+def status_from_replies(offline, paper):
+    """Map the DLE EOT 2 / DLE EOT 4 reply bytes (None = no reply) to a status."""
+    if offline is None or paper is None:
+        return FAULT
+    # a valid status byte has bit 4 set and bits 0 and 7 clear
+    if (offline & 0x93) != 0x12 or (paper & 0x93) != 0x12:
+        return FAULT
+    if paper & 0x60:
+        return PAPER_OUT
+    if offline & 0x44:  # error or cover open
+        return FAULT
+    if paper & 0x0C:
+        return PAPER_LOW
+    return OK
+
+
 class EscPosPrinter:
     def __init__(self, uart, ticks_ms):
         self._uart = uart

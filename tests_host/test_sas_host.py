@@ -23,6 +23,7 @@ sas_comm_py = pytest.importorskip("sas_comm_py")
 from hal.mock.board import Board  # noqa: E402
 from firmware.cabinet.drive import Driver  # noqa: E402
 from firmware.store import ledger as L  # noqa: E402
+from firmware.store import events as E  # noqa: E402
 from firmware import timefmt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -294,7 +295,7 @@ def test_set_date_time_changes_the_clock(line):
         ev = d.ctl.store.ledger.events.get(0)
     want = timefmt.unix(2030, 3, 15, 13, 45, 0)
     assert 0 <= now - want < 60
-    assert ev[2] == 34 and ev[3] == want                       # CLOCK_SET, new time
+    assert ev[2] == E.CLOCK_SET and ev[3] == want              # the new time
     r = host.meter(0x7E, 7)
     assert unbcd(bytes(r[:4])) == 3152030 and unbcd(bytes(r[4:6])) == 1345
     drain(host)
