@@ -36,6 +36,9 @@ lamps
 door, audit_key, tilt
     value() -> 0/1, debounced on each call (1 = door open / key turned / tilted).
     A cut door wire reads open.
+logic_door, cashbox_door
+    the same for the logic area (card cage) door and the cash box door; a board
+    without them leaves the attribute out.
 money
     counts() -> (bill_pulses, coin_pulses): cumulative since power-up, never reset,
         counted in hardware or an IRQ so none are lost while the loop is busy.
@@ -45,8 +48,9 @@ money
     inhibit(flag) -> None: True = validator/acceptor refuse money (power-up state);
         inhibited: bool.
 printer
-    print_ticket(lines) -> bool: prints ASCII lines and cuts; True if it was ready
-        and still without fault afterwards (blocks for the UART transfer).
+    print_ticket(lines, barcode=None) -> bool: prints ASCII lines, then `barcode`
+        (even number of digits) as Interleaved 2 of 5, and cuts; True if it was
+        ready and still without fault afterwards (blocks for the UART transfer).
     status() -> hal.printer.OK / PAPER_LOW / PAPER_OUT / FAULT (no answer = FAULT;
         up to ~200 ms on hardware).
 watchdog
@@ -54,6 +58,7 @@ watchdog
 clock
     ticks_ms() -> int; ticks_diff(a, b) -> int; ticks_add(t, d) -> int;
     now() -> int seconds since 1970-01-01 UTC (valid once set; set_by_host).
+    set_time(t) -> None sets the wall clock (SAS 7F).
 flash
     block device for the journal region (4096-byte blocks): readblocks(n, buf,
     offset=0), writeblocks(n, buf, offset=None), ioctl(op, arg) per the extended
@@ -63,6 +68,10 @@ flash
 serial
     technician byte stream: read(buf) -> int bytes put in buf (0 if none, never
     blocks); write(data) -> int bytes written.
+sas
+    SAS line (19,200 baud, wakeup mode) or None: read(buf, wake) -> n puts the
+    received bytes in buf and their ninth (wakeup) bit, 1/0, in wake; never
+    blocks; write(data) -> int sends bytes with the ninth bit clear.
 platform
     'rp2', 'esp32' or 'mock'.
 faults() -> list of hal.faults codes of devices that do not answer (display,

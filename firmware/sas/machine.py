@@ -179,8 +179,14 @@ class Sas:
             self.rom_sig = self.rom._h.crc if self.rom.hexdigest else -1
             self.rom = None
         n = self.port.read(self.rx, self.wake)
+        fr = self.framer
         for i in range(n):
-            kind = self.framer.feed(self.rx[i], self.wake[i])
+            kind = fr.feed(self.rx[i], self.wake[i])
+            if fr.other != self._other:
+                # a poll to another machine: implied ACK of our last answer (3.1)
+                self._other = fr.other
+                self._ack()
+                self._last = 0
             if kind:
                 self.handle(kind)
         self._save_ack(now_ms)
@@ -198,11 +204,9 @@ class Sas:
     def handle(self, kind):
         """A complete message for this machine is in framer.frame."""
         fr = self.framer
-        other = fr.other != self._other
-        self._other = fr.other
         self.polls += 1
         if kind == Wr.GENERAL:
-            nack = self._last == Wr.GENERAL and not other and self.sent != _SENT_NONE \
+            nack = self._last == Wr.GENERAL and self.sent != _SENT_NONE \
                 and self.sends < _NACK_MAX
             self._last = kind
             self._general(nack)

@@ -1,0 +1,183 @@
+"""SAS pieces on their own: wire format, framer, validation numbers, ITF
+bars, and the machine's queue (implied ACK/NACK, overflow, a power cut) over
+the in-memory line. Plain asserts: runs on CPython and on the MicroPython
+unix port. The reference algorithms here are written independently of
+firmware/sas (bitwise CRC, the published secure-enhanced steps)."""
+from firmware.sas import wire as Wr
+from firmware.sas import validation as V
+from firmware.sas import exceptions as X
+from firmware.store import events as E
+from firmware import timefmt
+from hal.itf import itf_bars, barcode_bytes
+from test_e2e_session import make
+
+
+def kermit(data, crc=0):
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
+
+
+def test_crc_is_kermit():
+    assert Wr.crc16(b"123456789") == 0x2189          # the CRC-16/KERMIT check value
+    data = bytes(range(200))
+    for seed in (0, 1, 0x1234, 0xFFFF):
+        assert Wr.crc16(data, crc=seed) == kermit(data, seed)
+    framed = bytearray(b"\x01\x7f\x03\x15\x20\x30\x13\x45\x00")
+    c = Wr.crc16(framed)
+    framed += bytes((c & 0xFF, c >> 8))
+    assert Wr.crc_ok(framed, len(framed)) and not Wr.crc_ok(framed, len(framed) - 1)
+
+
+def test_bcd():
+    buf = bytearray(6)
+    assert Wr.put_bcd(buf, 1, 12345678, 4) == 5 and bytes(buf[1:5]) == b"\x12\x34\x56\x78"
+    assert Wr.get_bcd(buf, 1, 4) == 12345678
+    Wr.put_bcd(buf, 0, 10 ** 10 + 42, 4)              # keeps the low 8 digits
+    assert Wr.get_bcd(buf, 0, 4) == 42
+    assert Wr.get_bcd(b"\x1a", 0, 1) == -1            # not a decimal digit
+
+
+def _frames(framer, data, wake_at=(0,)):
+    got = []
+    for i in range(len(data)):
+        k = framer.feed(data[i], 1 if i in wake_at else 0)
+        if k:
+            got.append((k, bytes(framer.frame[:framer.n])))
+    return got
+
+
+def test_framer():
+    f = Wr.Framer(3)
+    assert _frames(f, b"\x83") == [(Wr.GENERAL, b"\x83")]
+    assert _frames(f, b"\x03\x1c") == [(Wr.LONG, b"\x03\x1c")]
+    assert _frames(f, b"\x05\x1c") == [] and f.other == 1       # another machine
+    assert _frames(f, b"\x03\x99\x01\x02") == []                 # unknown: ignored
+    body = b"\x03\x2f\x04\x00\x00\x05\x0c"
+    c = Wr.crc16(body)
+    whole = body + bytes((c & 0xFF, c >> 8))
+    assert _frames(f, whole) == [(Wr.LONG, whole)]               # variable length
+    # a wakeup byte in the middle starts over: the cut frame is dropped
+    assert _frames(f, b"\x03\x7f\x01\x02\x83", wake_at=(0, 4)) == [(Wr.GENERAL, b"\x83")]
+    assert _frames(f, b"\x00\x7f" + bytes(9)) == [(Wr.BROADCAST, b"\x00\x7f" + bytes(9))]
+    off = Wr.Framer(0)
+    assert _frames(off, b"\x80") == [] and _frames(off, b"\x00\x7f") == []
+
+
+def reference_number(vid, seq):
+    """SAS 6.02 15.15 step by step, as an independent implementation."""
+    a = [(seq >> 0) & 255, (seq >> 8) & 255, (seq >> 16) & 255,
+         (vid >> 0) & 255, (vid >> 8) & 255, (vid >> 16) & 255]
+    b = [a[0], a[1], a[2] ^ a[0], a[3] ^ a[1], a[4] ^ a[0], a[5] ^ a[1]]
+    c = []
+    for i in (0, 2, 4):
+        crc = kermit(bytes(b[i:i + 2]))
+        c += [crc & 255, crc >> 8]
+    n0 = c[3] + (c[4] << 8) + (c[5] << 16)
+    n1 = c[0] + (c[1] << 8) + (c[2] << 16)
+    digits = [int(x) for x in ("%08d" % n0) + ("%08d" % n1)]
+    digits[0] += (sum(digits[0:8]) % 5) * 2
+    digits[8] += (sum(digits[8:16]) % 5) * 2
+    return "00" + "".join(str(x) for x in digits)
+
+
+def test_validation_numbers():
+    assert V.number(0x654321, 1) == reference_number(0x654321, 1)
+    x = 12345
+    seen = set()
+    for _ in range(300):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        vid, seq = (x >> 3) & 0xFFFFFF or 1, x & 0xFFFFFF
+        n = V.number(vid, seq)
+        assert n == reference_number(vid, seq) and len(n) == 18 and n.isdigit()
+    for seq in range(1, 500):                          # one ID: no number twice
+        n = V.number(0x00ABCD, seq)
+        assert n not in seen
+        seen.add(n)
+
+
+def test_itf_bars_decode_back():
+    digits = "006429188185446104"
+    bars = itf_bars(digits)
+    assert bars.startswith("1010") and bars.endswith("11101")
+    runs = []
+    i = 4
+    end = len(bars) - 5
+    while i < end:
+        j = i
+        while j < end and bars[j] == bars[i]:
+            j += 1
+        runs.append(j - i)
+        i = j
+    assert len(runs) == 10 * len(digits) // 2 and set(runs) <= {1, 3}
+    table = ("nnwwn", "wnnnw", "nwnnw", "wwnnn", "nnwnw", "wnwnn", "nwwnn", "nnnww",
+             "wnnwn", "nwnwn")
+    out = ""
+    for k in range(0, len(runs), 10):
+        pair = runs[k:k + 10]
+        out += str(table.index("".join("w" if r == 3 else "n" for r in pair[0::2])))
+        out += str(table.index("".join("w" if r == 3 else "n" for r in pair[1::2])))
+    assert out == digits
+    assert barcode_bytes(digits).endswith(b"\x1dk\x46\x12" + digits.encode())
+    for bad in ("123", "12a4"):
+        try:
+            itf_bars(bad)
+            raise AssertionError("accepted " + bad)
+        except ValueError:
+            pass
+
+
+def test_unix_time_round_trip():
+    for t in (0, 951782400, 1767225600, 1709164800, 4102444799):
+        assert timefmt.unix(*timefmt.civil(t)) == t
+
+
+def _poll(d, data):
+    d.board.sas.host_send(data)
+    d.run(20)
+    return d.board.sas.host_read()
+
+
+def test_queue_ack_nack_and_power_cut():
+    b, d = make(seed=3, sas="loop")
+    sas = d.ctl.sas
+    assert _poll(d, b"\x81") == b"\x18"                 # power lost...
+    assert _poll(d, b"\x81") == b"\x18"                 # same poll again: a NACK
+    assert _poll(d, b"\x82") == b""                     # another machine: an ACK
+    assert _poll(d, b"\x81") == b"\x17"                 # ...power applied
+    assert _poll(d, b"\x01\x1a")[:2] == b"\x01\x1a"     # a long poll also ACKs
+    assert _poll(d, b"\x81") == b"\x3c"                 # the test's bet timer setting
+    assert _poll(d, b"\x82") == b""
+    assert _poll(d, b"\x81") == b"\x00"
+    b.door.set(1)
+    d.run(300)
+    b.door.set(0)
+    d.run(300)
+    assert sas.pending() == b"\x11\x12"
+    assert _poll(d, b"\x81") == b"\x11"
+    assert _poll(d, b"\x82") == b""                     # 11 acknowledged
+    d.run(1500)                                          # the acknowledgement is journalled
+    acked = d.ctl.store.ledger.sas_ack
+    assert acked and d.ctl.store.ledger.events.get(0)[0] >= acked
+    # power cut: 12 was never acknowledged, so it comes again, then 18 17
+    b2, d2 = make(seed=4, flash=b.flash, sas="loop")
+    d2.run(20)
+    assert d2.ctl.sas.pending() == b"\x12\x18\x17"
+
+
+def test_queue_overflow_reports_70():
+    b, d = make(seed=5, sas="loop")
+    sas = d.ctl.sas
+    for i in range(40):
+        sas.push(X.GAME_START)
+    assert sas.overflow and len(sas.pending()) == 32
+    assert _poll(d, b"\x81") == bytes((X.OVERFLOW,))
+    assert _poll(d, b"\x82") == b""
+    assert _poll(d, b"\x81") != bytes((X.OVERFLOW,))
+
+
+def test_every_mapped_event_is_an_event():
+    for code in X.BY_EVENT:
+        assert 0 < code < E.COUNT
