@@ -76,11 +76,10 @@ platform
     'rp2', 'esp32' or 'mock'.
 faults() -> list of hal.faults codes of devices that do not answer (display,
     input chain, journal region); the printer is judged by its status().
+    Hardware boards only (the mock's devices always answer; tests replace it).
 
-`hal.image()` (not a board attribute: Verify needs no board) is the running
-firmware image: len() and [a:b] slices (rp2: a view of flash from XIP_BASE to
-the SDK's binary end; esp32: the app image in the running partition, read
-in pieces), or None where there is none (the host).
+`hal.image.read()` (not a board attribute: Verify needs no board) is the
+running firmware image.
 """
 import sys
 
@@ -95,13 +94,3 @@ def detect(**options):
         from hal.mock.board import Board
     return Board(**options)
 
-
-def image():
-    p = sys.platform
-    if p == "rp2":
-        from hal.rp2.image import image as read
-    elif p == "esp32":
-        from hal.esp32.image import image as read
-    else:
-        return None
-    return read()

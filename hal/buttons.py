@@ -61,9 +61,5 @@ class Buttons:
     def poll(self, now_ms):
         return codes_of(self._deb.update(self._read() & ALL_MASK, now_ms))
 
-    def raw(self):
-        """The buttons pressed right now, not debounced (power-up checks)."""
-        return self._read() & ALL_MASK
-
     def held(self):
         return self._deb.state

@@ -23,6 +23,6 @@ def requested(board, root=""):
     except OSError:
         pass
     # a chain stuck low reads every button pressed: it is a fault, not a wish
-    if F.INPUTS not in board.faults() and board.buttons.raw() & KEYS == KEYS:
+    if F.INPUTS not in board.faults() and board.inputs.read() & KEYS == KEYS:
         return "buttons"
     return ""

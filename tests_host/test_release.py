@@ -7,11 +7,10 @@ import hashlib
 import os
 import sys
 
-import hal
+from hal import image as running
 from hal import buttons as B
 from hal import faults as F
 from hal import safeboot
-from hal.mock.board import Board
 from firmware import release
 from firmware.audit.digest import Digest, for_board
 
@@ -91,8 +90,8 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
     from test_audit_support import make, IDENT
     root = _tree(RELEASE_TREE + STRAYS[:1])
     assert for_board(root).release is None  # host: the tree digest
-    saved = hal.image
-    hal.image = lambda: IMAGE
+    saved = running.read
+    running.read = lambda: IMAGE
     try:
         assert for_board(root).release == release.FS_FILES
         store, _ = make(1)
@@ -107,7 +106,7 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
         assert "OK DIGEST " + _expected(IMAGE, RELEASE_TREE) in text, text
         assert "extra=1" in text and "extra_file=hashlib.py" in text
     finally:
-        hal.image = saved
+        running.read = saved
         _rmtree(TMP)
 
 
@@ -126,20 +125,38 @@ def test_release_path_only_when_the_image_holds_the_cabinet():
         sys.path.extend(saved)
 
 
+class _Inputs:
+    """A hardware board's 74HC165 word (hal.common.ShiftInputs.read())."""
+
+    def __init__(self, word):
+        self.word = word
+
+    def read(self):
+        return self.word
+
+
+class _PowerUpBoard:
+    def __init__(self, word, faults=()):
+        self.inputs = _Inputs(word)
+        self._faults = list(faults)
+
+    def faults(self):
+        return self._faults
+
+
 def test_safe_boot_by_flag_or_buttons_never_by_a_dead_chain():
     root = _tree(())
-    b = Board(seed=1, fake_clock=True, flash_size=131072)
+    b = _PowerUpBoard(0)
     assert safeboot.requested(b, root + "/") == ""
     with open(root + "/" + safeboot.FLAG, "w") as f:
         f.write("")
     assert safeboot.requested(b, root + "/") == "flag"
     os.remove(root + "/" + safeboot.FLAG)
-    b.buttons.hold(B.CASHOUT)
+    b.inputs.word = 1 << B.CASHOUT
     assert safeboot.requested(b, root + "/") == ""
-    b.buttons.hold(B.HELP)
+    b.inputs.word |= 1 << B.HELP
     assert safeboot.requested(b, root + "/") == "buttons"
-    dead = Board(seed=1, fake_clock=True, flash_size=131072, dead=(F.INPUTS,))
-    dead.buttons.set_raw(B.ALL_MASK)  # what a chain stuck low reads
+    dead = _PowerUpBoard(0xFFFFFF, (F.INPUTS,))  # what a chain stuck low reads
     assert safeboot.requested(dead, root + "/") == ""
     _rmtree(TMP)
 

@@ -14,7 +14,7 @@ Algorithm (tools/digest implements it independently on the host):
 
 A board release (Digest(root, image, release)): the running firmware image
 first, as "image" + "\n" + size + "\n" + its bytes (rp2: flash from
-0x10000000 to the SDK's binary end, hal.image()), then the release's
+0x10000000 to the SDK's binary end, hal.image.read()), then the release's
 filesystem files (firmware.release.FS_FILES) as above. The whole filesystem is
 listed: any other file is reported in `extras` (it changes nothing that runs:
 sys.path holds only '.frozen', but it was not installed by the release).
@@ -232,8 +232,8 @@ def for_board(root="."):
     """What Verify hashes here: on a board with a readable image, the image
     plus the release's filesystem files (strays reported); elsewhere (host,
     simulator) the release tree."""
-    import hal
-    image = hal.image()
+    from hal import image as running
+    image = running.read()
     if image is None:
         return Digest(root)
     from firmware import release

@@ -40,7 +40,6 @@ _load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reas
        "firmware.cabinet.render", "firmware.timefmt", "firmware.cabinet.ticket"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import printer as PR
-from hal import faults as F
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
@@ -62,7 +61,6 @@ _DOORS = (("logic_door", L.LOGIC_DOOR, E.LOGIC_OPEN, E.LOGIC_CLOSE),
 _IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
-_BLINK_MS = const(400)       # tower-light code: WHITE blinks the device fault code
 MSG_MS = const(3000)
 
 
@@ -88,11 +86,9 @@ def board_id(board):
         return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
 
 
-def _blink(code, now_ms):
-    """Tower-light code of a device fault: WHITE flashes `code` times, then
-    stays dark for three slots (RED is on all the time)."""
-    slot = (now_ms // _BLINK_MS) % (2 * code + 3)
-    return slot < 2 * code and not slot & 1
+def _devfault():
+    """firmware.cabinet.devfault, loaded the first time a device is dead."""
+    return __import__("firmware.cabinet.devfault", None, None, ("note",))
 
 
 class Controller:
@@ -131,8 +127,14 @@ class Controller:
         self.dirty = True
         self.credits_in = 0        # credited this power cycle (tests)
         self.faults = []           # hal.faults codes of devices that do not answer
+        self.inputs_dead = self.display_dead = self.no_journal = False
         self._poll_faults(now)
-        self._check_printer(now)
+        try:
+            dead = board.printer.status() == PR.FAULT
+        except OSError:
+            dead = True
+        if dead:
+            _devfault().printer(self, now)
         # SAS only with a SAS port: without one its code never loads
         self.sas = None
         if getattr(board, "sas", None) is not None:
@@ -190,7 +192,7 @@ class Controller:
         """Switches, buttons, the game cycle; feeds the watchdog."""
         b = self.board
         b.watchdog.feed()
-        if F.INPUTS not in self.faults:  # a dead chain reads garbage
+        if not self.inputs_dead:  # a dead chain reads garbage
             self._switches(now_ms)
             for code in b.buttons.poll(now_ms):
                 self._button(code, now_ms)
@@ -371,7 +373,11 @@ class Controller:
             return reason_message(R.LOCKED)
         now = self.now_s()
         pr = self.board.printer
-        st = self._printer_status(now_ms)
+        try:
+            st = pr.status()
+        except OSError:
+            st = PR.FAULT
+            _devfault().printer(self, now_ms)
         if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"]:
             code = store.cashout(now, T.BY_HANDPAY)
             if code != R.OK:
@@ -387,42 +393,10 @@ class Controller:
 
     # ---- devices that do not answer -------------------------------------------
     def _poll_faults(self, now_ms):
-        """Takes the board's list of dead devices; an input chain that answers
-        again is used again (its lock stays for the attendant)."""
         faults = getattr(self.board, "faults", None)
         found = faults() if faults is not None else ()
-        if F.INPUTS in self.faults and F.INPUTS not in found:
-            self.faults.remove(F.INPUTS)
-        for code in found:
-            self.device_fault(code, now_ms)
-
-    def _check_printer(self, now_ms):
-        st = self._printer_status(now_ms)
-        if st == PR.FAULT:
-            self.device_fault(F.PRINTER, now_ms)
-
-    def _printer_status(self, now_ms):
-        try:
-            return self.board.printer.status()
-        except OSError:
-            self.device_fault(F.PRINTER, now_ms)
-            return PR.FAULT
-
-    def device_fault(self, code, now_ms):
-        """Locks play naming the device (lock screen, tower-light code, event
-        log); with the journal gone there is no log, so it goes to the console."""
-        if code in self.faults:
-            return
-        self.faults.append(code)
-        self.dirty = True
-        print("DEVICE FAULT", F.name(code))
-        store = self.store
-        if store.critical:
-            return
-        if store.ledger.lock:  # keep a handpay/jackpot amount: log it only
-            store.event(self.now_s(), E.DEVICE_FAULT, code)
-        else:
-            store.lock(self.now_s(), L.LK_DEVICE, code)
+        if found or self.faults:
+            _devfault().poll(self, found, now_ms)
 
     # ---- serial read-out ----------------------------------------------------------
     def tick_serial(self):
@@ -487,14 +461,14 @@ class Controller:
         self.lines = lines
         self.dice = dice
         self._lamps(now_ms)
-        if F.DISPLAY in self.faults:
+        if self.display_dead:
             return False  # each try would wait for the I2C timeout
         d = self.board.display
         render.draw(d, lines, dice, inv)
         try:
             d.show()
         except OSError:
-            self.device_fault(F.DISPLAY, now_ms)
+            _devfault().display(self, now_ms)
             return False
         self.redraws += 1
         return True
@@ -511,7 +485,7 @@ class Controller:
             bits = LP.GREEN
         if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT, L.LK_PRINTER, L.LK_DOUBT):
             bits |= LP.WHITE
-        elif self.faults and _blink(self.faults[0], now_ms):
+        elif self.faults and _devfault().white(self, now_ms):
             bits |= LP.WHITE
         if bits != self.board.lamps.state:
             self.board.lamps.set(bits)

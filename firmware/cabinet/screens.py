@@ -5,7 +5,6 @@ and returns (lines, dice, invert); nothing here draws or changes state, so
 tests assert on the text. render.draw() puts it on the display.
 """
 from hal.ticks import ticks_diff
-from hal import faults as F
 from firmware.rules import wagers as W
 from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
 from firmware.store import ledger as L
@@ -84,7 +83,10 @@ def build(ctl, now_ms):
     table = led.table
     game = ctl.game
     if store.critical:
-        return critical_screen(F.JOURNAL in getattr(ctl, "faults", ())), None, 0
+        if getattr(ctl, "no_journal", False):
+            from firmware.cabinet import devfault
+            return devfault.no_journal_screen(), None, 0
+        return critical_screen(), None, 0
     if ctl.audit_mode:
         return audit_screen(ctl), None, -1
     if led.lock:
@@ -104,10 +106,7 @@ def build(ctl, now_ms):
     return betting_screen(ctl, now_ms), None, 3
 
 
-def critical_screen(no_journal=False):
-    if no_journal:  # nothing to clear: the flash layout itself is wrong
-        return [center("NO JOURNAL"), center("PARTITION"), center("PLAY LOCKED"), "",
-                center("CALL ATTENDANT"), "", center("FLASH THE"), center("RELEASE IMAGE")]
+def critical_screen():
     return [center("MEMORY ERROR"), "", center("PLAY LOCKED"), "",
             center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
 
@@ -141,8 +140,8 @@ def lock_screen(led):
         lines.append(center("NOT CONFIRMED" if led.ticket else "TICKET NOT"))
         lines.append(center("TICKET %d" % led.ticket if led.ticket else "CONFIRMED"))
     elif led.lock == L.LK_DEVICE:
-        lines.append(center(F.name(led.lock_arg)))
-        lines.append(center("NOT ANSWERING"))
+        from firmware.cabinet import devfault
+        lines += devfault.lock_lines(led.lock_arg)
     else:
         lines += ["", ""]
     lines += [center("CALL ATTENDANT"), "", fit("CR %d" % led.table.credits,

@@ -7,7 +7,6 @@ from hal.buttons import Buttons
 from hal.debounce import Switch
 from hal.dice_decode import Dice, encode_pair
 from hal.lamps import Lamps
-from hal import faults as F
 from hal.printer import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
@@ -146,9 +145,6 @@ class MockButtons:
     def held(self):
         return self._bank.held()
 
-    def raw(self):
-        return self._bank.raw()
-
 
 class MockSwitch:
     """value() debounced like the hardware; set(level)/toggle() drive it."""
@@ -239,23 +235,17 @@ class MockMoney(Money):
 class MockPrinter:
     """print_ticket(lines, barcode) -> True if status() is OK or PAPER_LOW;
     `tickets` keeps the lines printed, `barcodes` each ticket's ITF digits
-    (None: no barcode); set status with `status_value`. dead=True: every
-    call raises OSError(ETIMEDOUT), as a driver on a dead bus may."""
+    (None: no barcode); set status with `status_value`."""
 
-    def __init__(self, dead=False):
+    def __init__(self):
         self.status_value = OK
         self.tickets = []
-        self.dead = dead
         self.barcodes = []
 
     def status(self):
-        if self.dead:
-            raise OSError(110)
         return self.status_value
 
     def print_ticket(self, lines, barcode=None):
-        if self.dead:
-            raise OSError(110)
         if self.status_value != OK and self.status_value != PAPER_LOW:
             return False
         if barcode is not None:
@@ -316,10 +306,6 @@ class Board:
       keyboard=False       True: read keys from the terminal (hal.mock.keys)
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
-      dead=()              hal.faults codes of devices that do not answer:
-                           DISPLAY/PRINTER raise OSError(ETIMEDOUT) from show()
-                           and status()/print_ticket(), INPUTS is reported by
-                           faults() (the tie-off bits of a dead chain)
     """
 
     platform = "mock"
@@ -328,7 +314,7 @@ class Board:
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
                  flash_path=None, serial=None, sas=None, keyboard=False, terminal=False,
-                 wdt_ms=5000, dead=()):
+                 wdt_ms=5000):
         if seed is None:
             import random
 
@@ -347,12 +333,11 @@ class Board:
         self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
         self.lamps = Lamps(())
         self.money = MockMoney(self.clock, pulse_ms)
-        self.dead = tuple(dead)
-        self.printer = MockPrinter(F.PRINTER in self.dead)
+        self.printer = MockPrinter()
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
-        self.display = MockDisplay(dead=F.DISPLAY in self.dead)
+        self.display = MockDisplay()
         self.flash = None
-        if flash and F.JOURNAL not in self.dead:
+        if flash:
             from hal.mock.norflash import NorFlash
 
             self.flash = NorFlash(flash_size, path=flash_path)
@@ -377,14 +362,6 @@ class Board:
             from hal.mock.keys import Keyboard
 
             self.keyboard = Keyboard(self)
-
-    def faults(self):
-        """As on hardware: a dead display or input chain, a missing journal
-        (the printer is found by its status(), as on hardware)."""
-        found = [c for c in self.dead if c == F.DISPLAY or c == F.INPUTS]
-        if self.flash is None:
-            found.append(F.JOURNAL)
-        return found
 
     # script helpers -----------------------------------------------------
     def press(self, code):

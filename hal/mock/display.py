@@ -12,18 +12,15 @@ _BRAILLE = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
 
 
 class MockDisplay(framebuf.FrameBuffer):
-    def __init__(self, width=WIDTH, height=HEIGHT, dead=False):
+    def __init__(self, width=WIDTH, height=HEIGHT):
         self.width = width
         self.height = height
         self.buffer = bytearray(width * ((height + 7) // 8))
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self.frames = 0  # show() calls
         self.on_show = None  # optional callable(display), e.g. terminal redraw
-        self.dead = dead  # True: show() raises as SSD1306_I2C on a silent bus
 
     def show(self):
-        if self.dead:
-            raise OSError(110)  # ETIMEDOUT
         self.frames += 1
         if self.on_show is not None:
             self.on_show(self)

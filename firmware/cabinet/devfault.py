@@ -1,0 +1,74 @@
+"""Devices that do not answer (hal.faults): what the controller does about
+them. Imported only once a board reports one, so play never carries it.
+
+A fault locks play as DEVICE FAULT with the device's code (lock screen, event
+"device fault"); under a handpay/jackpot lock only the event is logged (the
+amount stays). With no journal there is no log: it goes to the console. The
+tower light keeps RED on and WHITE blinks the code of the first fault.
+"""
+from micropython import const
+
+from hal import faults as F
+from firmware.store import events as E
+from firmware.store import ledger as L
+
+_BLINK_MS = const(400)
+
+
+def poll(ctl, found, now_ms):
+    """The board's list of dead devices; an input chain that answers again
+    is read again (its lock stays for the attendant)."""
+    if F.INPUTS in ctl.faults and F.INPUTS not in found:
+        ctl.faults.remove(F.INPUTS)
+        _flags(ctl)
+    for code in found:
+        note(ctl, code, now_ms)
+
+
+def printer(ctl, now_ms):
+    note(ctl, F.PRINTER, now_ms)
+
+
+def display(ctl, now_ms):
+    note(ctl, F.DISPLAY, now_ms)
+
+
+def note(ctl, code, now_ms):
+    if code in ctl.faults:
+        return
+    ctl.faults.append(code)
+    _flags(ctl)
+    ctl.dirty = True
+    print("DEVICE FAULT", F.name(code))
+    store = ctl.store
+    if store.critical:
+        return
+    if store.ledger.lock:
+        store.event(ctl.now_s(), E.DEVICE_FAULT, code)
+    else:
+        store.lock(ctl.now_s(), L.LK_DEVICE, code)
+
+
+def _flags(ctl):
+    ctl.inputs_dead = F.INPUTS in ctl.faults
+    ctl.display_dead = F.DISPLAY in ctl.faults
+    ctl.no_journal = F.JOURNAL in ctl.faults
+
+
+def lock_lines(code):
+    from firmware.cabinet.screens import center
+    return [center(F.name(code)), center("NOT ANSWERING")]
+
+
+def no_journal_screen():
+    """Nothing to clear: the flash layout itself is wrong."""
+    from firmware.cabinet.screens import center
+    return [center("NO JOURNAL"), center("PARTITION"), center("PLAY LOCKED"), "",
+            center("CALL ATTENDANT"), "", center("FLASH THE"), center("RELEASE IMAGE")]
+
+
+def white(ctl, now_ms):
+    """WHITE lamp now: `code` flashes, then three dark slots."""
+    code = ctl.faults[0]
+    slot = (now_ms // _BLINK_MS) % (2 * code + 3)
+    return slot < 2 * code and not slot & 1
