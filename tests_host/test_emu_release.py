@@ -66,7 +66,7 @@ def _node(cache, args, timeout=300):
     return r.returncode, r.stdout, r.stderr
 
 
-PUT = ("hal/__init__.py", "hal/bootpath.py", "hal/rp2/__init__.py", "hal/rp2/image.py",
+PUT = ("hal/__init__.py", "hal/bootpath.py", "hal/image.py", "hal/rp2/__init__.py", "hal/rp2/image.py",
        "firmware/__init__.py", "firmware/release.py", "firmware/audit/__init__.py",
        "firmware/audit/digest.py", "main.py", "boot.py")
 
