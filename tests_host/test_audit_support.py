@@ -105,6 +105,13 @@ class Driver:
             for _ in range(int(ch)):
                 self.press(B.BET_UP)
         self.press(B.ROLL)
+        self.settle()
+
+    def settle(self, limit=500):
+        """Runs while the menu stretches a PIN (a slice a pass)."""
+        while getattr(self.m.top(), "busy", False) and limit:
+            self.step()
+            limit -= 1
 
 
 def menu(store, board, root="."):

@@ -334,6 +334,33 @@ class PinEntry(Screen):
                 "UP/DN NEXT PREV", "ROLL=OK", "CLEAR=cancel"]
 
 
+class Stretch(Screen):
+    """Runs a PIN Check (firmware/audit/pin.py) one slice a main-loop pass
+    (~0.5 s on an RP2040 in all: the loop and the watchdog keep running),
+    then pops itself and hands the finished check to then(check)."""
+    busy = True
+
+    def __init__(self, menu, check, then, what):
+        Screen.__init__(self, menu)
+        self.check = check
+        self.then = then
+        self.what = what
+
+    def button(self, code):
+        pass  # nothing to do but wait
+
+    def tick(self, now_ms):
+        c = self.check
+        if c.step(PIN.SLICE) is None:
+            return False
+        self.m.pop()
+        self.then(c)
+        return True
+
+    def body(self):
+        return [self.what, "", "please wait"]
+
+
 def pin_gate(menu, purpose, open_target):
     """Runs open_target() once the PIN is accepted in this menu session."""
     if menu.pin_ok:
@@ -347,10 +374,22 @@ def pin_gate(menu, purpose, open_target):
         return
 
     def done(pin):
+        check = guard.start(menu.now(), pin)
+        if check is not None:
+            menu.push(Stretch(menu, check, lambda c: checked(c, pin), "CHECKING PIN"))
+
+    def migrated(c):
+        guard.save(menu.now(), c)
+        open_target()
+
+    def checked(c, pin):
         now = menu.now()
-        if guard.verify(now, pin):
+        if guard.done(now, c):
             menu.pin_ok = True
-            open_target()
+            if guard.migrate():  # first firmware's record: store it stretched
+                menu.push(Stretch(menu, guard.new_record(now, pin), migrated, "SECURING PIN"))
+            else:
+                open_target()
             return
         left = guard.locked_for(now)
         if left:
@@ -566,7 +605,10 @@ def change_pin(menu):
             if again != pin:
                 menu.push(Message(menu, ["PIN NOT CHANGED", "The two entries", "differ"]))
                 return
-            code = menu.guard.change(menu.now(), pin)
+            menu.push(Stretch(menu, menu.guard.new_record(menu.now(), pin), saved, "SAVING PIN"))
+
+        def saved(c):
+            code = menu.guard.save(menu.now(), c)
             if code == 0:
                 menu.push(Message(menu, ["PIN CHANGED", "(logged as a", "config change)"]))
             else:

@@ -1,60 +1,89 @@
-"""Technician PIN: salted SHA-256 record, attempt limit and lockout.
+"""Technician PIN: a salted, stretched verifier, attempt limit and lockout.
 
-The PIN is never stored in clear. The record is the text
-    "<salt: 8 hex digits>$<64 hex digits of SHA-256(b"BC-PIN\\0" + salt + b"\\0" + pin)>"
-kept as the configuration setting "pin" (journaled like every setting, so
-power-safe; a RAM clear restores the default PIN, DEFAULT_PIN).
+The PIN is never stored in clear. The record (configuration setting "pin",
+journaled like every setting, so power-safe; a RAM clear restores the default
+PIN, DEFAULT_PIN) is
+
+    "<salt: 16 hex digits = 64 bits>$<iterations>$<64 hex digits>"
+
+where the digest is x_n with x_0 = SHA-256(b"BC-PIN2\\0" + salt + b"\\0" + pin)
+and x_{i+1} = SHA-256(x_i). ITERATIONS is sized so one check takes about
+0.5 s on an RP2040 at 125 MHz (README, "PIN stretching": 105 us an iteration
+measured on the rp2 port in the emulated RP2040, 0.54 us on the unix port of
+the bench machine, a factor of about 194), so a flash dump costs an attacker
+~0.5 s of RP2040 time per guess instead of one hash. The check runs in
+slices (SLICE iterations per main-loop pass, ~10 ms on an RP2040) so the
+asyncio loop and the 5 s watchdog are never starved: see Check.
+
+Records of the first firmware ("<8 hex salt>$<64 hex>", one SHA-256, 32-bit
+salt) still verify; the first correct entry against one re-stores the PIN
+in the new form (a logged configuration change): it is migrated on use,
+since no stored hash can be strengthened without the PIN itself.
 
 Lockout: MAX_TRIES wrong PINs in a row -> PIN_LOCKOUT event, no PIN accepted
-for LOCK_S seconds. Both PIN_FAIL (arg = failures in a row) and PIN_LOCKOUT
-(arg = minutes) are journaled events, and the guard derives its state from the
-event log, so a power cycle neither forgets a lockout nor resets the count.
+for LOCK_S seconds. PIN_FAIL (arg = failures in a row), PIN_OK (a correct
+entry: the count starts again) and PIN_LOCKOUT (arg = minutes) are journaled
+events, and the guard derives its state from the event log, so a power cycle
+neither forgets a lockout nor brings back failures a correct PIN cleared.
 """
 import hashlib
 from micropython import const
 from firmware.store import events as E
 
 DEFAULT_PIN = "1234"
-DEFAULT_SALT = "5eed2026"
+DEFAULT_SALT = "5eed20265eed2026"
 KEY = "pin"
 MIN_LEN = const(4)
 MAX_LEN = const(8)
 MAX_TRIES = const(3)
 LOCK_S = const(900)  # 15 minutes
+ITERATIONS = const(4800)
+SLICE = const(100)   # iterations per main-loop pass
+_MAX_ITERATIONS = const(1000000)
 
 
 def _hex(data):
     return "".join("%02x" % b for b in data)
 
 
-def digest(salt, pin):
-    h = hashlib.sha256(b"BC-PIN\x00")
+def _start(salt, pin, tag):
+    h = hashlib.sha256(tag)
     h.update(salt.encode())
     h.update(b"\x00")
     h.update(pin.encode())
-    return _hex(h.digest())
+    return h.digest()
 
 
-def make_record(pin, salt):
-    return salt + "$" + digest(salt, pin)
+def make_record(pin, salt, iterations=ITERATIONS):
+    """The record at once (tests, tools, the default): never on the loop."""
+    c = Check("%s$%d$" % (salt, iterations), pin)
+    c.finish()
+    return c.record()
 
 
-DEFAULT_RECORD = "5eed2026$6ee669c94951a33a8c5743f00af5ad47653d178a551819aefb52fdfc3b49705b"
+DEFAULT_RECORD = ("5eed20265eed2026$4800$"
+                  "0962538c1f70c7498320f37fa6be2d04403120cfe9635ae7f98ac810deb02183")
 
 
 def valid_pin(pin):
     return MIN_LEN <= len(pin) <= MAX_LEN and all("0" <= c <= "9" for c in pin)
 
 
+def legacy(record):
+    """True for a record of the first firmware (one SHA-256, 32-bit salt)."""
+    return record.count("$") == 1
+
+
 def new_salt(seed=0):
     try:
         import os
-        raw = os.urandom(4)
+        raw = os.urandom(8)
     except Exception:  # no urandom: mix the ticks and a caller seed
         import time
         t = getattr(time, "ticks_us", None)
         v = (t() if t else int(time.time() * 1000000)) ^ (seed * 2654435761)
-        raw = bytes((v >> s) & 0xFF for s in (0, 8, 16, 24))
+        v = (v * 0x9E3779B97F4A7C15 + seed) & 0xFFFFFFFFFFFFFFFF
+        raw = bytes((v >> s) & 0xFF for s in range(0, 64, 8))
     return _hex(raw)
 
 
@@ -62,18 +91,71 @@ def record_of(store):
     return store.ledger.config.get(KEY, DEFAULT_RECORD)
 
 
-def check(record, pin):
-    salt, _, want = record.partition("$")
-    got = digest(salt, pin)
-    if len(got) != len(want):
+def _same(a, b):
+    if len(a) != len(b):
         return False
     diff = 0
-    for i in range(len(got)):  # no early exit
-        diff |= ord(got[i]) ^ ord(want[i])
+    for i in range(len(a)):  # no early exit
+        diff |= ord(a[i]) ^ ord(b[i])
     return diff == 0
 
 
-# Per power-up memory (also covers a store that can no longer journal):
+class Check:
+    """One PIN check, stretched over main-loop passes: step(n) runs up to n
+    iterations; None while unfinished, then True/False. A malformed record
+    never matches."""
+
+    def __init__(self, record, pin):
+        parts = record.split("$")
+        self.result = None
+        self.left = 0
+        if len(parts) == 2:        # legacy: salt$sha256
+            salt, self.want = parts
+            self.x = _start(salt, pin, b"BC-PIN\x00")
+            return
+        if len(parts) != 3 or not parts[1].isdigit() \
+                or not 0 < int(parts[1]) <= _MAX_ITERATIONS:
+            self.want = ""
+            self.x = b""
+            self.result = False
+            return
+        salt, n, self.want = parts
+        self.salt = salt
+        self.n = self.left = int(n)
+        self.x = _start(salt, pin, b"BC-PIN2\x00")
+
+    def step(self, n=SLICE):
+        if self.result is not None:
+            return self.result
+        sha = hashlib.sha256
+        x = self.x
+        k = n if n < self.left else self.left
+        for _ in range(k):
+            x = sha(x).digest()
+        self.x = x
+        self.left -= k
+        if self.left:
+            return None
+        self.result = _same(_hex(x), self.want)
+        return self.result
+
+    def finish(self):
+        """All remaining iterations at once (tests, tools)."""
+        while self.step(ITERATIONS) is None:
+            pass
+        return self.result
+
+    def record(self):
+        """The stretched record of this salt, count and PIN (once finished)."""
+        return "%s$%d$%s" % (self.salt, self.n, _hex(self.x))
+
+
+def check(record, pin):
+    """The whole check at once (tools, tests): never on the cabinet's loop."""
+    return Check(record, pin).finish()
+
+
+# Per power-up memory (covers a store that can no longer journal):
 # id(store) -> [event number at the last good PIN, fails, locked until]
 _MEM = {}
 
@@ -96,7 +178,7 @@ class PinGuard:
         until = 0
         for i in range(ev.count):
             number, t, code, arg = ev.get(i)
-            if number <= mark:
+            if number <= mark or code == E.PIN_OK:
                 break
             if code == E.PIN_LOCKOUT:
                 if t + LOCK_S > now:
@@ -121,12 +203,22 @@ class PinGuard:
     def tries_left(self, now):
         return MAX_TRIES - self.state(now)[0]
 
-    def verify(self, now, pin):
-        """True if accepted. A wrong PIN is logged; the MAX_TRIES-th locks."""
+    def start(self, now, pin):
+        """A Check of `pin` against the stored record, or None while locked
+        out. Step it from the main loop, then call done(now, check)."""
         if self.locked_for(now):
-            return False
-        if check(record_of(self.store), pin):
-            self.mem[0] = self.store.ledger.events.total
+            return None
+        return Check(record_of(self.store), pin)
+
+    def done(self, now, check):
+        """Books a finished Check: a correct PIN is journaled (PIN_OK clears
+        the failure count for good); a wrong one is logged, the MAX_TRIES-th
+        locks. After a correct one against a legacy record the caller
+        re-stores it stretched (migrate(): new_record, then save)."""
+        if check.result:
+            store = self.store
+            store.event(now, E.PIN_OK)
+            self.mem[0] = store.ledger.events.total
             self.mem[1] = 0
             self.mem[2] = 0
             return True
@@ -139,8 +231,34 @@ class PinGuard:
             self.store.event(now, E.PIN_LOCKOUT, LOCK_S // 60)
         return False
 
-    def change(self, now, pin):
-        """Stores a new PIN (fresh salt); the store's code (0 = OK)."""
+    def verify(self, now, pin):
+        """start + the whole check + done at once (tests, tools)."""
+        c = self.start(now, pin)
+        if c is None:
+            return False
+        c.finish()
+        return self.done(now, c)
+
+    def migrate(self):
+        """True while the stored record is of the first firmware's form."""
+        return legacy(record_of(self.store))
+
+    def new_record(self, now, pin):
+        """A Check that stretches `pin` with a fresh 64-bit salt; step it
+        from the main loop like a check, then save(now, check). None if the
+        PIN is not 4-8 digits."""
         if not valid_pin(pin):
+            return None
+        return Check("%s$%d$" % (new_salt(now), ITERATIONS), pin)
+
+    def save(self, now, check):
+        """Stores the record of a finished new_record(); the store's code."""
+        return self.store.set_config(now, KEY, check.record())
+
+    def change(self, now, pin):
+        """new_record + save at once (tests, tools); the store's code."""
+        c = self.new_record(now, pin)
+        if c is None:
             return -3
-        return self.store.set_config(now, KEY, make_record(pin, new_salt(now)))
+        c.finish()
+        return self.save(now, c)

@@ -21,8 +21,9 @@ CONFIG = (
     ("cocked_lockup", 3, 1, 20, False),
     ("stuck_lockup", 3, 1, 20, False),
     ("station", "CRAPS-01", 1, 12, False),
-    # technician PIN as a salted SHA-256 record (firmware/audit/pin.py); default PIN 1234
-    ("pin", "5eed2026$6ee669c94951a33a8c5743f00af5ad47653d178a551819aefb52fdfc3b49705b", 1, 80, False),
+    # technician PIN as a salted, stretched record (firmware/audit/pin.py); default PIN 1234
+    ("pin", "5eed20265eed2026$4800$"
+            "0962538c1f70c7498320f37fa6be2d04403120cfe9635ae7f98ac810deb02183", 1, 100, False),
     # settings added later go last: records name a setting by its index
     ("sas_address", 1, 0, 127, False),     # SAS 6.02 address; 0 = SAS off (2.1)
 )
