@@ -12,7 +12,7 @@ from firmware.cabinet import player as PL
 from firmware.cabinet import paytext as PT
 from firmware.cabinet import screens as S
 from firmware.cabinet import render
-from firmware.cabinet.controller import civil
+from firmware.cabinet.ticket import civil
 
 
 def _money():

@@ -37,7 +37,7 @@ _load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reas
        "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
        "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
        "firmware.cabinet.paytext", "firmware.cabinet.player", "firmware.cabinet.screens",
-       "firmware.cabinet.render", "firmware.timefmt", "firmware.cabinet.ticket"))
+       "firmware.cabinet.render", "firmware.timefmt"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import printer as PR
 from firmware.rules import reasons as R
@@ -50,8 +50,6 @@ from firmware.cabinet.game import Game, BETTING
 from firmware.cabinet.player import Player, message as reason_message
 from firmware.cabinet import screens
 from firmware.cabinet import render
-from firmware.cabinet import ticket as TK
-from firmware.cabinet.ticket import civil  # noqa: F401 (the tests' and tools' name for it)
 from firmware import forget
 
 # (board switch, Ledger.host bit, open event, close event); the main door is
@@ -383,6 +381,9 @@ class Controller:
             if code != R.OK:
                 return reason_message(code)
             return "HANDPAY %d\nCALL ATTENDANT" % amount
+        # the ticket code is needed only now: loaded for the cashout, then let go
+        from firmware.cabinet import ticket as TK
+        forget("firmware.cabinet.ticket")
         code = store.ticket(now, T.TK_PENDING, TK.number(led))
         if code != R.OK:
             return reason_message(code)
