@@ -6,7 +6,8 @@ options come from environment variables (tools/sim sets them):
   SIM_MOTOR_FAIL (1), SIM_FLASH (file, persistent NOR flash),
   SIM_HEADLESS (script file: fake clock, every screen printed as text),
   SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out),
-  SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py).
+  SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
+  SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.board.MoneyLog).
 """
 import sys
 
@@ -58,6 +59,9 @@ def _sim_options():
     sas = _env("SIM_SAS")
     if sas:
         opts["sas"] = sas
+    log = _env("SIM_MONEY_LOG")
+    if log:
+        opts["money_log"] = log
     return opts
 
 

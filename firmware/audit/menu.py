@@ -48,8 +48,7 @@ ROWS = 8
 COLS = T.WIDTH
 METERS_PER_PAGE = 3
 DIGEST_CHUNKS = 8          # 8 x 512 bytes per tick
-SEQUENCE = (B.CHIP, B.ODDS, B.REPEAT)  # RAM clear arming sequence
-SEQUENCE_MS = 10000
+SEQUENCE = AT.SEQUENCE  # RAM clear arming sequence
 SHAKE_MAX_MS = 10000
 LAMP_STEP_MS = 1000
 
@@ -308,29 +307,19 @@ class PinEntry(Screen):
         Screen.__init__(self, menu)
         self.prompt = prompt
         self.done = done
-        self.digits = [0]
+        self.pad = PIN.Pad()
 
     def button(self, code):
-        d = self.digits
-        if code == B.BET_UP:
-            d[-1] = (d[-1] + 1) % 10
-        elif code == B.BET_DOWN:
-            d[-1] = (d[-1] - 1) % 10
-        elif code == B.NEXT and len(d) < PIN.MAX_LEN:
-            d.append(0)
-        elif code == B.PREV and len(d) > 1:
-            d.pop()
-        elif code == B.ROLL:
-            pin = "".join(str(x) for x in d)
-            self.digits = [0]
-            self.m.pop()
+        pin = self.pad.press(code)
+        if pin is None:
+            return
+        self.pad = PIN.Pad()
+        self.m.pop()
+        if pin:
             self.done(pin)
-        elif code == B.CLEAR:
-            self.m.pop()
 
     def body(self):
-        shown = "*" * (len(self.digits) - 1) + str(self.digits[-1])
-        return ["ENTER PIN", self.prompt, "", "PIN " + shown, "",
+        return ["ENTER PIN", self.prompt, "", "PIN " + self.pad.shown(), "",
                 "UP/DN NEXT PREV", "ROLL=OK", "CLEAR=cancel"]
 
 
@@ -619,49 +608,24 @@ def change_pin(menu):
 
 # ---- attendant -------------------------------------------------------------
 class AttendantScreen(Screen):
-    """A lockup: ROLL, ROLL again resets it. A ticket in doubt (a power cut or
-    a printer fault between commit and confirmation): ROLL, ROLL again
-    reprints it with the same validation number; BET_UP, BET_UP pays it by
-    hand instead (firmware/cabinet/attend.py)."""
+    """The attendant's actions (firmware/cabinet/attend.py, shared with the
+    basic audit): a lockup, ROLL twice resets it; a ticket in doubt (a power
+    cut or a printer fault between commit and confirmation), ROLL twice
+    reprints it with the same validation number, BET_UP twice pays it by hand."""
 
     def __init__(self, menu):
         Screen.__init__(self, menu)
-        self.confirm = -1  # the button pressed once, waiting for its second press
+        self.desk = AT.Desk(menu.store, menu.board)
 
     def button(self, code):
-        m = self.m
-        led = m.store.ledger
-        acts = (B.ROLL, B.BET_UP) if led.ticket else (B.ROLL,) if led.lock else ()
-        if code in acts:
-            if self.confirm != code:
-                self.confirm = code
-                return
-            self.confirm = -1
-            if not led.ticket:
-                out = AT.reset(m.store, m.now())
-            elif code == B.ROLL:
-                out = AT.reprint(m.store, m.board.printer, m.now())
-            else:
-                out = AT.handpay(m.store, m.now())
-            m.push(Message(m, out))
-        elif code == B.CLEAR and self.confirm >= 0:
-            self.confirm = -1
-        else:
+        out = self.desk.press(code)
+        if out:
+            self.m.push(Message(self.m, out))
+        elif out is None:
             Screen.button(self, code)
 
     def body(self):
-        led = self.m.store.ledger
-        out = ["ATTENDANT"] + AT.state(led)
-        if led.ticket:
-            out += ["ROLL x2=reprint", "UP x2=handpay"]
-        elif led.lock:
-            out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=reset", "CLEAR=back"]
-        else:
-            why = led.suspended()
-            out[2:4] = [("Paused: " + why) if why and why != "AUDIT" else "",
-                        T.pair("Credits", led.table.credits) or ""]
-            out += ["", "CLEAR=back"]
-        return out
+        return ["ATTENDANT"] + self.desk.lines() + ["CLEAR=back"]
 
 
 # ---- diagnostics -----------------------------------------------------------
@@ -907,8 +871,7 @@ class RamClear(Screen):
 
     def __init__(self, menu):
         Screen.__init__(self, menu)
-        self.step = 0
-        self.t0 = None
+        self.arm = AT.Arming()
 
     def blocked(self):
         st = self.m.store
@@ -921,25 +884,11 @@ class RamClear(Screen):
             return
         if self.blocked():
             return
-        if self.step == len(SEQUENCE):
-            if code == B.ROLL:
-                self.do_clear()
-            else:
-                self.step = 0
-            return
-        if code == SEQUENCE[self.step]:
-            if self.step == 0:
-                self.t0 = m.now_ms
-            self.step += 1
-        else:
-            self.step = 0
+        if self.arm.press(code, m.now_ms):
+            self.do_clear()
 
     def tick(self, now_ms):
-        if 0 < self.step and self.t0 is not None and \
-                self.m.board.clock.ticks_diff(now_ms, self.t0) > SEQUENCE_MS:
-            self.step = 0
-            return True
-        return False
+        return self.arm.tick(now_ms)
 
     def do_clear(self):
         m = self.m
@@ -957,12 +906,12 @@ class RamClear(Screen):
         if self.blocked():
             return ["RAM CLEAR", "REFUSED:", "credits or bets", "on the station.", "Cash out or",
                     "settle first.", "", "CLEAR=back"]
-        if self.step == len(SEQUENCE):
+        if self.arm.armed():
             return ["RAM CLEAR", "ARMED", "ERASES ALL", "meters, credits", "recall, config",
                     "ROLL = CLEAR NOW", "other = disarm", "CLEAR=cancel"]
         names = [B.names[c] for c in SEQUENCE]
         return ["RAM CLEAR", "ERASES ALL DATA", "To arm press:", " ".join(names[:2]),
-                names[2], "done %d/%d" % (self.step, len(SEQUENCE)), "", "CLEAR=cancel"]
+                names[2], "done %d/%d" % (self.arm.step, len(SEQUENCE)), "", "CLEAR=cancel"]
 
 
 # ---- software verification ---------------------------------------------------

@@ -28,6 +28,7 @@ neither forgets a lockout nor brings back failures a correct PIN cleared.
 """
 import hashlib
 from micropython import const
+from hal import buttons as B
 from firmware.store import events as E
 
 DEFAULT_PIN = "1234"
@@ -148,6 +149,35 @@ class Check:
     def record(self):
         """The stretched record of this salt, count and PIN (once finished)."""
         return "%s$%d$%s" % (self.salt, self.n, _hex(self.x))
+
+
+class Pad:
+    """PIN digits on the player buttons: BET UP/DOWN change the last digit,
+    NEXT adds one, PREV erases one. press(code) -> the PIN on ROLL, "" on
+    CLEAR (cancelled), None otherwise."""
+
+    def __init__(self):
+        self.digits = [0]
+
+    def press(self, code):
+        d = self.digits
+        if code == B.BET_UP:
+            d[-1] = (d[-1] + 1) % 10
+        elif code == B.BET_DOWN:
+            d[-1] = (d[-1] - 1) % 10
+        elif code == B.NEXT and len(d) < MAX_LEN:
+            d.append(0)
+        elif code == B.PREV and len(d) > 1:
+            d.pop()
+        elif code == B.ROLL:
+            return "".join(str(x) for x in d)
+        elif code == B.CLEAR:
+            return ""
+        return None
+
+    def shown(self):
+        """The digits as entered: all but the last hidden."""
+        return "*" * (len(self.digits) - 1) + str(self.digits[-1])
 
 
 def check(record, pin):

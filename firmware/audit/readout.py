@@ -42,10 +42,10 @@ from micropython import const
 from firmware.store import meters as M
 from firmware.store import events as E
 from firmware.store import config as C
-from firmware.store import ledger as L
 from firmware.audit import report as RP
 from firmware.audit import text as T
 from firmware.audit.digest import for_board, DONE
+from firmware.cabinet import fallback as FB  # the formats the basic read-out shares
 
 MAX_LINE = const(128)
 MAX_REPLY = const(8192)
@@ -234,18 +234,10 @@ class Readout:
         return out
 
     def c_status(self, args):
-        led = self.store.ledger
-        return ["OK STATUS", "credits=%d" % led.table.credits,
-                "phase=%s" % ("betting" if led.phase == L.BETTING else "closed"),
-                "lock=%s" % (L.LOCK_NAMES[led.lock] or "none"), "lock_amount=%d" % led.lock_arg,
-                "suspended=%s" % (led.suspended() or "no"),
-                "critical=%d" % (1 if self.store.critical else 0),
-                "games=%d" % led.game_no, "recall=%d" % len(led.recall),
-                "events=%d" % led.events.count]
+        return FB.status_lines(self.store)
 
     def _meter_line(self, i):
-        key, label, group = M.METERS[i]
-        return "%s %d %s %s" % (key, self.store.ledger.meters.get(i), group, label)
+        return FB.meter_line(self.store, i)
 
     def c_meters(self, args):
         if args:

@@ -1,26 +1,34 @@
 """What the attendant can do about a lockup, for the audit menu and for the
-built-in fallback menu (so both do exactly the same, and the cabinet can
-still do it when the audit menu cannot be loaded).
+built-in basic audit (firmware/cabinet/fallback.py), so both do exactly the
+same and the cabinet can still do it when the audit menu cannot be loaded.
 
 Each action commits through the store (journalled and logged) and returns
-the lines that say what happened.
+the lines that say what happened. Every action takes two presses of its
+button (the first arms it; CLEAR or another button disarms).
 """
+from hal import buttons as B
+from hal.ticks import ticks_diff
 from firmware.store import ledger as L
 from firmware.store import records as T
-from firmware.cabinet import ticket as TK
+
+SEQUENCE = (B.CHIP, B.ODDS, B.REPEAT)  # RAM clear arming sequence
+SEQUENCE_MS = 10000
 
 
 def state(led):
-    """Up to 4 lines: the lock and, for a ticket in doubt, what it was."""
+    """4 lines: the lock and, for a ticket in doubt, what it was."""
     if led.ticket:
         return ["Ticket in doubt", "amount %d" % led.ticket, "no. %d" % led.ticket_no,
                 L.LOCK_NAMES[led.lock] if led.lock else "printing"]
     if led.lock:
         return ["Lock:", L.LOCK_NAMES[led.lock], "Amount", "%16d" % led.lock_arg]
-    return ["No lockup", "", "", ""]
+    why = led.suspended()
+    return ["No lockup", ("Paused: " + why) if why and why != "AUDIT" else "",
+            "Credits %8d" % led.table.credits, ""]
 
 
 def reprint(store, printer, now):
+    from firmware.cabinet import ticket as TK
     led = store.ledger
     amount, number = led.ticket, led.ticket_no
     if TK.print_pending(store, printer, now, True):
@@ -44,3 +52,79 @@ def reset(store, now):
     if rc == 0:
         return ["RESET DONE", name, "amount %d" % amount, "(logged)"]
     return ["NOT RESET", "store code %d" % rc, "", ""]
+
+
+class Desk:
+    """The attendant's buttons: a lockup, ROLL twice resets it; a ticket in
+    doubt, ROLL twice reprints it (same validation number), BET_UP twice
+    pays it by hand."""
+
+    def __init__(self, store, board):
+        self.store = store
+        self.board = board
+        self.confirm = -1  # the button pressed once, waiting for its second press
+
+    def press(self, code):
+        """Lines saying what was done; "" when the press was taken (armed or
+        disarmed); None when it is not the desk's button."""
+        led = self.store.ledger
+        acts = (B.ROLL, B.BET_UP) if led.ticket else (B.ROLL,) if led.lock else ()
+        if code in acts:
+            if self.confirm != code:
+                self.confirm = code
+                return ""
+            self.confirm = -1
+            now = self.board.clock.now()
+            if not led.ticket:
+                return reset(self.store, now)
+            if code == B.ROLL:
+                return reprint(self.store, self.board.printer, now)
+            return handpay(self.store, now)
+        if code == B.CLEAR and self.confirm >= 0:
+            self.confirm = -1
+            return ""
+        return None
+
+    def lines(self):
+        """6 lines: the state, then what the buttons do."""
+        led = self.store.ledger
+        out = state(led)
+        if led.ticket:
+            out += ["ROLL x2=reprint", "UP x2=handpay"]
+        elif led.lock:
+            out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=reset", ""]
+        else:
+            out += ["", ""]
+        return out
+
+
+class Arming:
+    """The RAM clear's arming: CHIP, ODDS, REPEAT in order within 10 s, then
+    ROLL. Any other button, or the 10 s passing, disarms."""
+
+    def __init__(self):
+        self.step = 0
+        self.t0 = 0
+
+    def armed(self):
+        return self.step == len(SEQUENCE)
+
+    def press(self, code, now_ms):
+        """True when ROLL confirms an armed sequence."""
+        if self.armed():
+            self.step = 0
+            return code == B.ROLL
+        if code == SEQUENCE[self.step]:
+            if self.step == 0:
+                self.t0 = now_ms
+            self.step += 1
+        else:
+            self.step = 0
+        return False
+
+    def tick(self, now_ms):
+        """True when the time ran out (the screen changes)."""
+        if self.step and ticks_diff(now_ms, self.t0) > SEQUENCE_MS:
+            self.step = 0
+            return True
+        return False

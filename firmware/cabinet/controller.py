@@ -13,7 +13,9 @@ is its own task with its own period so none starves another:
 
 Every state change goes through the store first (committed to flash), then
 the display shows it. The technician side (firmware/audit) is optional: it is
-imported with a guard, so the cabinet runs without it.
+imported with a guard, so the cabinet runs without it; when it cannot be
+loaded the basic audit (firmware/cabinet/fallback.py) takes its place, so
+the technician is never locked out.
 """
 import gc
 from micropython import const
@@ -62,14 +64,37 @@ _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
 MSG_MS = const(3000)
 
 
+_BASIC_ROOM = const(65536)   # heap free after boot to load the basic audit at boot
+_BASIC = "firmware.cabinet.fallback"
+
+
+def _import(module):
+    """A module of the optional audit side, imported on first use (the menu
+    alone is ~45 KB of heap: play should not carry it); (module or None, why
+    not: the exception's name). A failed import is tried once more after a
+    collection (garbage may be all that fills the heap)."""
+    why = ""
+    for _ in range(2):
+        try:
+            return __import__(module, None, None, ("_",)), ""
+        except Exception as exc:  # missing, broken, no memory: the cabinet still runs
+            why = type(exc).__name__
+            forget(module)
+            gc.collect()
+    return None, why
+
+
 def _audit_class(module, name):
-    """A class of the optional audit side, imported on first use (the menu
-    alone is ~45 KB of heap: play should not carry it), or None."""
-    try:
-        mod = __import__(module, None, None, (name,))
-        return getattr(mod, name)
-    except Exception:  # missing or broken: the cabinet still runs
-        return None
+    mod, why = _import(module)
+    return (getattr(mod, name, None) if mod is not None else None), why
+
+
+def _room():
+    """True when the heap has room to keep the basic audit loaded from boot
+    (on a board, where it is frozen, it costs little; the unix-port 192K
+    benchmark has no room and loads it only when needed)."""
+    free = getattr(gc, "mem_free", None)
+    return free is None or free() >= _BASIC_ROOM
 
 
 def board_id(board):
@@ -126,6 +151,12 @@ class Controller:
         self.credits_in = 0        # credited this power cycle (tests)
         self.faults = []           # hal.faults codes of devices that do not answer
         self.inputs_dead = self.display_dead = self.no_journal = False
+        self.menu_module = "firmware.audit.menu"
+        self.readout_module = "firmware.audit.readout"
+        self.audit_error = ""      # why the full menu or read-out could not be loaded
+        self._basic = None         # the basic audit module, kept from boot where it fits
+        if audit and _room():
+            self._basic = _import(_BASIC)[0]
         self._poll_faults(now)
         try:
             dead = board.printer.status() == PR.FAULT
@@ -247,13 +278,30 @@ class Controller:
         self.board.money.inhibit(True)
         self.player.help_page = -1
         self.menu = None
-        menu = _audit_class("firmware.audit.menu", "Menu") if self.audit else None
-        if menu is not None:
-            try:
-                self.menu = menu(store, self.board, self.identity())
-            except Exception as exc:
-                self._menu_failed(exc, now_ms)
+        if self.audit:
+            menu, why = _audit_class(self.menu_module, "Menu")
+            if menu is not None:
+                try:
+                    self.menu = menu(store, self.board, self.identity())
+                except Exception as exc:
+                    self._menu_failed(exc, now_ms)
+            else:
+                self._basic_menu(why)
         self.dirty = True
+
+    def _basic_part(self, name):
+        """A class of the basic audit (loaded at boot where it fits, else now)."""
+        if self._basic is None:
+            self._basic = _import(_BASIC)[0]
+        return getattr(self._basic, name, None) if self._basic is not None else None
+
+    def _basic_menu(self, why):
+        """The technician is never locked out: when the audit menu cannot be
+        loaded (or fails), the basic audit opens instead, saying why."""
+        self.audit_error = why
+        print("AUDIT MENU NOT LOADED:", why)
+        cls = self._basic_part("Fallback")
+        self.menu = cls(self.store, self.board, why) if cls is not None else None
 
     def _leave_audit(self, now_ms):
         store = self.store
@@ -276,7 +324,11 @@ class Controller:
             sys.print_exception(exc)
         except Exception:
             pass
+        was_basic = self.menu is not None and type(self.menu).__name__ == "Fallback"
         self.menu = None
+        forget(self.menu_module)
+        if not was_basic:
+            self._basic_menu(type(exc).__name__)
 
     def _button(self, code, now_ms):
         self._last_input = now_ms
@@ -410,15 +462,23 @@ class Controller:
             n = ser.read(self._rx)
             if not n:
                 return
-            readout = _audit_class("firmware.audit.readout", "Readout") if self.audit else None
-            if readout is None:
-                return  # no read-out installed: bytes are dropped
-            self.readout = readout(self.store, self.identity())
+            if not self.audit:
+                return  # no read-out on this cabinet: bytes are dropped
+            readout, why = _audit_class(self.readout_module, "Readout")
+            if readout is not None:
+                self.readout = readout(self.store, self.identity())
+            else:  # the basic read-out answers METERS and STATUS
+                self.audit_error = why
+                readout = self._basic_part("MiniReadout")
+                if readout is None:
+                    return
+                self.readout = readout(self.store)
             self.readout.received(self._rx, n)
         try:
             self.readout.service(ser)
-        except Exception:  # a read-out bug must not stop the cabinet
-            pass
+        except Exception:  # no memory for a reply, a bug: load it again at the next byte
+            self.readout = None
+            forget(self.readout_module)
 
     # ---- journal maintenance ----------------------------------------------------------
     def idle(self, now_ms):

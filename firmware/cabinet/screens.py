@@ -82,6 +82,9 @@ def build(ctl, now_ms):
     led = store.ledger
     table = led.table
     game = ctl.game
+    if ctl.audit_mode and ctl.menu is not None:
+        # the technician needs the menu most when memory is critical (RAM clear)
+        return audit_screen(ctl), None, -1
     if store.critical:
         if getattr(ctl, "no_journal", False):
             from firmware.cabinet import devfault

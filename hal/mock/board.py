@@ -166,14 +166,34 @@ class MockSwitch:
         return self._sw.value()
 
 
+class MoneyLog:
+    """What the validator, the coin acceptor and the printer did, one line
+    each, flushed at once, so a `kill -9` of the simulator leaves an exact
+    account (tools/sim --money-log FILE; tests_host/test_sim_kill.py):
+      B / C          a bill / coin pulse delivered into the counter
+      P              the firmware read the counters again: every pulse above
+                     had a whole money pass to be journalled
+      T <validation> a ticket came out of the printer"""
+
+    def __init__(self, path):
+        self._f = open(path, "a")
+        self.owed = False   # pulses logged since the last P
+
+    def line(self, text):
+        self._f.write(text + "\n")
+        self._f.flush()
+
+
 class PulseChannel:
     """Pulse train played out over time by the clock (50 ms on / 50 ms off by default)."""
 
-    def __init__(self, clock):
+    def __init__(self, clock, log=None, tag=""):
         self._clock = clock
         self._due = []
         self._count = 0
         self._last = None
+        self._log = log
+        self._tag = tag
 
     def schedule(self, pulses, period_ms):
         c = self._clock
@@ -191,6 +211,9 @@ class PulseChannel:
         while due and c.ticks_diff(now, due[0]) >= 0:
             self._last = due.pop(0)
             self._count += 1
+            if self._log is not None:
+                self._log.line(self._tag)
+                self._log.owed = True
 
     def count(self):
         self._drain()
@@ -208,12 +231,20 @@ class MockMoney(Money):
     """Money plus insert_bill/insert_coin. While inhibited, inserts are refused
     (the validator and the acceptor share the inhibit line)."""
 
-    def __init__(self, clock, pulse_ms):
+    def __init__(self, clock, pulse_ms, log=None):
         self.pulse_ms = pulse_ms
-        self.bill = PulseChannel(clock)
-        self.coin = PulseChannel(clock)
+        self.bill = PulseChannel(clock, log, "B")
+        self.coin = PulseChannel(clock, log, "C")
         self.refused = 0
+        self._log = log
         Money.__init__(self, self.bill, self.coin, self._inh)
+
+    def counts(self):
+        log = self._log
+        if log is not None and log.owed:
+            log.line("P")
+            log.owed = False
+        return Money.counts(self)
 
     def _inh(self, flag):
         pass
@@ -237,10 +268,11 @@ class MockPrinter:
     `tickets` keeps the lines printed, `barcodes` each ticket's ITF digits
     (None: no barcode); set status with `status_value`."""
 
-    def __init__(self):
+    def __init__(self, log=None):
         self.status_value = OK
         self.tickets = []
         self.barcodes = []
+        self._log = log
 
     def status(self):
         return self.status_value
@@ -253,6 +285,10 @@ class MockPrinter:
             itf_bars(barcode)  # what the printer would refuse, the mock refuses
         self.tickets.append(list(lines))
         self.barcodes.append(barcode)
+        if self._log is not None:
+            for line in lines:
+                if line.startswith("VALIDATION"):
+                    self._log.line("T " + line)
         return True
 
 
@@ -306,6 +342,7 @@ class Board:
       keyboard=False       True: read keys from the terminal (hal.mock.keys)
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
+      money_log=None       file: every pulse delivered and ticket printed (MoneyLog)
     """
 
     platform = "mock"
@@ -314,7 +351,7 @@ class Board:
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
                  flash_path=None, serial=None, sas=None, keyboard=False, terminal=False,
-                 wdt_ms=5000):
+                 wdt_ms=5000, money_log=None):
         if seed is None:
             import random
 
@@ -332,8 +369,9 @@ class Board:
         self.audit_key = MockSwitch(self.clock, 0)  # 1 = turned
         self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
         self.lamps = Lamps(())
-        self.money = MockMoney(self.clock, pulse_ms)
-        self.printer = MockPrinter()
+        log = MoneyLog(money_log) if money_log else None
+        self.money = MockMoney(self.clock, pulse_ms, log)
+        self.printer = MockPrinter(log)
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
         self.display = MockDisplay()
         self.flash = None

@@ -9,6 +9,7 @@ from micropython import const
 from hal.mock.xorshift import Rng as _Xorshift
 
 SECTOR = const(4096)
+_ERASED = b"\xff" * SECTOR  # one copy: an erase allocates nothing (like the chip)
 PAGE = const(256)
 
 
@@ -201,13 +202,13 @@ class NorFlash:
         a = sector * SECTOR
         d = self.secs[sector]
         if not torn:
-            d[:] = b"\xff" * SECTOR
+            d[:] = _ERASED
             self._persist(a, SECTOR)
             return
         rng = self.rng
         mode = rng.below(4)
         if mode == 1:
-            d[:] = b"\xff" * SECTOR
+            d[:] = _ERASED
         elif mode >= 2:
             # neither intact nor erased: some bytes erased, some bits random
             for i in range(SECTOR):
