@@ -29,7 +29,9 @@ def test_rp2_deploy_order_flag_first_image_files_sweep_flag_last(tmp_path):
     flash = _index(lines, "picotool load -x " + str(uf2))
     assert _index(lines, "bootloader") < flash < _index(lines, "fs cp boot.py main.py :")
     assert _index(lines, "fs cp") < _index(lines, "_rm(") < _index(lines, 'os.remove("SAFE_BOOT")')
+    assert 'open("SAFE_BOOT", "w")' in lines[flash + 2]  # again after the image: it may format the FS
     assert lines[-1].endswith("reset") and "SAFE_BOOT" in lines[-2]
+    assert '"SAFE_BOOT" in os.listdir() and' in lines[-2]  # a freshly formatted FS has no flag
     assert not any("erase" in l or "nuke" in l for l in lines)  # the journal is never touched
     drive = _dry("--image", str(uf2), "--drive", "/media/RPI-RP2")
     assert any(l == "cp %s /media/RPI-RP2/firmware.uf2" % uf2 for l in drive)

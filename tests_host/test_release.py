@@ -110,6 +110,28 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
         _rmtree(TMP)
 
 
+def test_audit_menu_verify_shows_the_image_digest_and_the_strays():
+    from test_audit_support import make, menu, Driver
+    root = _tree(RELEASE_TREE + STRAYS[:1])
+    saved = running.read
+    running.read = lambda: IMAGE
+    try:
+        store, board = make(0)
+        m = menu(store, board, root)
+        d = Driver(m, board)
+        d.enter("Verify software")
+        for _ in range(5000):
+            if "EXTRA" in d.text() or "files" in d.text():
+                break
+            d.step()
+        lines = m.lines()
+        assert "".join(lines[1:5]) == _expected(IMAGE, RELEASE_TREE)
+        assert lines[5] == "EXTRA FILES 1" and lines[6] == "hashlib.py"
+    finally:
+        running.read = saved
+        _rmtree(TMP)
+
+
 def test_release_path_only_when_the_image_holds_the_cabinet():
     from hal import bootpath
     saved = list(sys.path)

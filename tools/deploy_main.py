@@ -12,7 +12,8 @@ Sequence (every step printed; --dry-run prints without running):
     watchdog leaves) write the flag file SAFE_BOOT, then hard-reset: the
     board comes back without the cabinet (main.py sees the flag before
     anything arms the watchdog) and the REPL stays free for the rest.
- 2. the image: rp2: `mpremote bootloader`, then the UF2 copied to the
+ 2. the image (then the flag again: the first boot of a new flash layout
+    formats the filesystem): rp2: `mpremote bootloader`, then the UF2 copied to the
     RPI-RP2 drive (--drive DIR) or `picotool load -x` (apt-get install
     picotool); esp32: esptool writes bootloader, partition table (with the
     "journal" partition) and app from the ESP-IDF build folder. The rp2
@@ -76,8 +77,8 @@ def stale_script(keep):
 def plan(board, port, image, drive, with_image, safe_only):
     """The commands, in order; each a list of argv (or ("sleep", s))."""
     mp = [os.path.join(VENV_BIN, "mpremote"), "connect", port]
-    steps = [mp + ["exec", 'open("%s", "w").close()' % FLAG],
-             mp + ["reset"], ("sleep", 3)]
+    set_flag = mp + ["exec", 'open("%s", "w").close()' % FLAG]
+    steps = [set_flag, mp + ["reset"], ("sleep", 3)]
     if safe_only:
         return steps
     if with_image:
@@ -94,11 +95,12 @@ def plan(board, port, image, drive, with_image, safe_only):
             for addr, rel in ESP32_PARTS:
                 esptool += [addr, os.path.join(image, rel)]
             steps.append(esptool)
-        steps.append(("sleep", 5))
+        # the first boot of a new layout formats the filesystem: flag again
+        steps += [("sleep", 5), set_flag]
     keep = fs_files()
     steps.append(mp + ["fs", "cp"] + [os.path.join(ROOT, f) for f in keep] + [":"])
     steps.append(mp + ["exec", stale_script(keep + (FLAG,))])
-    steps.append(mp + ["exec", 'import os; os.remove("%s")' % FLAG])
+    steps.append(mp + ["exec", 'import os; "{0}" in os.listdir() and os.remove("{0}")'.format(FLAG)])
     steps.append(mp + ["reset"])
     return steps
 
