@@ -94,3 +94,22 @@ def test_esp32_manifest_resolves_with_the_ports_own_manifest_tool(tmp_path):
     assert "hal/esp32/board.py" in frozen and "firmware/cabinet/controller.py" in frozen
     assert "hal/bootpath.py" in frozen and "firmware/release.py" in frozen
     assert "asyncio/core.py" in frozen
+
+
+def test_every_board_side_snippet_of_a_deploy_runs_on_the_unix_port(tmp_path):
+    """The code deploy sends over the raw REPL (flag, sweep, flag removal), in order."""
+    (tmp_path / "old.mpy").write_bytes(b"x")
+    mp = os.path.join(ROOT, ".venv", "bin", "micropython")
+    codes = [s[s.index("exec") + 1] for s in D.plan("rp2", "auto", "img.uf2", None, True, False)
+             if s[0] != "sleep" and "exec" in s]
+    assert len(codes) == 4  # flag, flag again after the image, sweep, flag removal
+    for code in codes[:2]:
+        subprocess.run([mp, "-c", code], cwd=tmp_path, check=True)
+        assert (tmp_path / D.FLAG).exists()
+    for name in release.FS_FILES:
+        (tmp_path / name).write_bytes(b"# release\n")
+    subprocess.run([mp, "-c", codes[2]], cwd=tmp_path, check=True)
+    assert sorted(os.listdir(tmp_path)) == sorted(release.FS_FILES + (D.FLAG,))
+    for _ in range(2):  # also when a format already took the flag
+        subprocess.run([mp, "-c", codes[3]], cwd=tmp_path, check=True)
+    assert sorted(os.listdir(tmp_path)) == sorted(release.FS_FILES)
