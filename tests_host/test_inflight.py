@@ -181,12 +181,17 @@ def test_bill_cut_halfway_credits_the_pulses_delivered():
     check(d)
 
 
-def test_pulses_after_the_audit_key_turned_are_credited_on_leaving():
-    b, d = make(seed=46)
-    led = d.ctl.store.ledger
+def _audit_on(seed):
+    b, d = make(seed=seed)
     b.audit_key.set(1)
     d.run(300)
     assert d.ctl.audit_mode and b.money.inhibited
+    return b, d
+
+
+def test_pulses_after_the_audit_key_turned_are_credited_on_leaving():
+    b, d = _audit_on(46)
+    led = d.ctl.store.ledger
     _deliver(b, 20)                      # accepted just before the inhibit reached it
     d.run(3000)
     assert led.table.credits == 0 and led.pulses[0] == 20   # kept, journalled
@@ -197,9 +202,7 @@ def test_pulses_after_the_audit_key_turned_are_credited_on_leaving():
 
 
 def test_pulses_in_audit_survive_a_cut():
-    b, d = make(seed=47)
-    b.audit_key.set(1)
-    d.run(300)
+    b, d = _audit_on(47)
     _deliver(b, 5)
     d.run(1000)
     b, d = _reboot(b)
@@ -208,10 +211,8 @@ def test_pulses_in_audit_survive_a_cut():
 
 
 def test_money_test_pulses_are_never_credited():
-    b, d = make(seed=48)
+    b, d = _audit_on(48)
     led = d.ctl.store.ledger
-    b.audit_key.set(1)
-    d.run(300)
     d.press("NEXT", 5)                   # Diagnostics
     d.press("ROLL")
     d.press("PREV")                      # Money pulses (last item)

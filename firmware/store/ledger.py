@@ -331,15 +331,9 @@ class Ledger:
         if not self.ticket or number != self.ticket_no:
             return R.NO_BET  # not the ticket in doubt
         amount = self.ticket
-        m = self.meters
-        if step == T.TK_PRINTED:
-            m.add("tickets_out", amount)
-            m.add("tickets")
-            self.events.log(time, E.CASHOUT, amount)
-        else:
-            m.add("handpay_cc", amount)
-            m.add("handpays")
-            self.events.log(time, E.HANDPAY, amount)
+        printed = step == T.TK_PRINTED
+        self._paid(printed, amount)
+        self.events.log(time, E.CASHOUT if printed else E.HANDPAY, amount)
         self.ticket = self.ticket_no = 0
         if self.lock in (LK_PRINTER, LK_DOUBT):
             self.events.log(time, E.FAULT_CLEAR, self.lock)
@@ -358,15 +352,22 @@ class Ledger:
         m.add("total_out", amount)
         if pending:
             return R.OK  # tickets_out and the event wait for the printer
+        self._paid(f[0] == T.BY_TICKET, amount)
         if f[0] == T.BY_TICKET:
+            self.events.log(time, E.CASHOUT, amount)
+        else:
+            self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
+        return R.OK
+
+    def _paid(self, by_ticket, amount):
+        """Meters credits that left the station as a ticket or by hand."""
+        m = self.meters
+        if by_ticket:
             m.add("tickets_out", amount)
             m.add("tickets")
-            self.events.log(time, E.CASHOUT, amount)
         else:
             m.add("handpay_cc", amount)
             m.add("handpays")
-            self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
-        return R.OK
 
     def _set_lock(self, time, code, arg, event):
         self.lock = code
