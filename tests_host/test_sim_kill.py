@@ -80,10 +80,32 @@ def _kill_run(tmp, seed, delay):
     p.wait()
 
 
+def _shown_in_doubt(tmp):
+    """When the flash holds a ticket in doubt, the simulator's own next
+    power-up must show it (checked on a copy first: the in-process boot
+    below is the one that hands it to the attendant)."""
+    import shutil
+    flash = os.path.join(tmp, "f.bin")
+    peek = os.path.join(tmp, "peek.bin")
+    shutil.copyfile(flash, peek)
+    st, dev = _power_up(peek)
+    pending = st.ledger.ticket
+    dev.close()
+    if not pending:
+        return
+    screen = os.path.join(tmp, "screen.txt")
+    with open(screen, "w") as f:
+        f.write("screen\n")
+    r = subprocess.run([SIM, "--headless", screen, "--flash", flash, "--seed", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert "TICKET IN DOUBT" in r.stdout and "lock=TICKET IN DOUBT" in r.stdout, r.stdout[-600:]
+
+
 def _check(tmp, lost):
     from firmware.store import ledger as L
     from firmware.store import records as T
     bills, coins, fb, fc, printed = _money(os.path.join(tmp, "money.log"))
+    _shown_in_doubt(tmp)
     st, dev = _power_up(os.path.join(tmp, "f.bin"))
     led = st.ledger
     m = led.meters
