@@ -1,5 +1,6 @@
 """Board clock on MicroPython: ticks plus wall-clock seconds since 1970 UTC."""
 import time
+from micropython import const
 
 from hal.ticks import ticks_add, ticks_diff
 
@@ -7,12 +8,18 @@ from hal.ticks import ticks_add, ticks_diff
 EPOCH_OFFSET = 946684800 if time.gmtime(0)[0] == 2000 else 0
 
 
-class Clock:
-    """ticks_ms() / ticks_diff(a, b) / ticks_add(t, d) / now() (int seconds).
+_REBASE_MS = const(3_600_000)
 
-    now() is only as good as the RTC: set it at start-up (technician protocol
-    or a battery-backed RTC) before timestamps are trusted; `set_by_host`
-    tells whether that happened.
+
+class Clock:
+    """ticks_ms() / ticks_diff(a, b) / ticks_add(t, d) / now() (int seconds) /
+    set_time(t).
+
+    Wall time comes from the DS3231 (attach_rtc, at boot): its reading plus
+    the ticks since. `valid` is False when there is no RTC answer or its
+    oscillator-stop flag says it was never set (tickets and the log say so);
+    now() then counts from the port's own clock (2021 on an rp2 after a
+    power cut). set_time() writes the RTC too (SAS 7F, audit menu).
     """
 
     ticks_diff = staticmethod(ticks_diff)
@@ -20,9 +27,48 @@ class Clock:
 
     def __init__(self):
         self.set_by_host = False
+        self.valid = False
+        self.rtc = None
+        self._base_s = None   # wall seconds at _base_t
+        self._base_t = 0
 
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def attach_rtc(self, rtc):
+        """Reads the RTC once (boot); an RTC that does not answer or lost its
+        time leaves the clock not valid."""
+        self.rtc = rtc
+        try:
+            tm = rtc.read()
+        except OSError:
+            tm = None
+        if tm is not None:
+            self._set_base(time.mktime(tuple(tm) + (0, 0)) + EPOCH_OFFSET)
+            self.valid = True
+
+    def _set_base(self, t):
+        self._base_s = t
+        self._base_t = time.ticks_ms()
+
     def now(self):
-        return int(time.time()) + EPOCH_OFFSET
+        if self._base_s is None:
+            return int(time.time()) + EPOCH_OFFSET
+        d = ticks_diff(time.ticks_ms(), self._base_t)
+        if d >= _REBASE_MS:  # move the base up so the ticks never wrap under it
+            self._base_s += d // 1000
+            self._base_t = ticks_add(self._base_t, (d // 1000) * 1000)
+            d %= 1000
+        return self._base_s + d // 1000
+
+    def set_time(self, t):
+        """Sets wall time (Unix seconds), in the RTC too when there is one."""
+        self._set_base(t)
+        self.valid = True
+        self.set_by_host = True
+        if self.rtc is not None:
+            tm = time.gmtime(t - EPOCH_OFFSET)
+            try:
+                self.rtc.write(tm[:6], tm[6] + 1)
+            except OSError:
+                self.valid = False   # it will not survive a power cut

@@ -13,7 +13,7 @@ Input word (three 74HC165 in a chain read over SPI, all inputs active low with
   bit 20     tilt switch closed
   bit 21     tie-off: D5 of U3 wired to GND, reads 1
   bit 22     tie-off: D6 of U3 wired to 3V3, reads 0
-  bit 23     spare
+  bit 23     cash box door switch closed (door shut); open or a cut wire reads 0
 A chain that does not answer reads MISO stuck high (all 0 after inversion)
 or low (all 1): either breaks the tie-off pair, which `faults` reports.
 """
@@ -33,6 +33,7 @@ DICE_MASK = const(0x3F)
 DOOR_CLOSED_BIT = const(1 << 18)
 AUDIT_KEY_BIT = const(1 << 19)
 TILT_BIT = const(1 << 20)
+CASHBOX_CLOSED_BIT = const(1 << 23)
 TIE_MASK = const(3 << 21)
 TIE_VALUE = const(1 << 21)  # bit 21 tied active, bit 22 tied idle
 INPUT_BYTES = const(3)
@@ -79,6 +80,51 @@ class UartSerial:
         return self._uart.write(data) or 0
 
 
+def door_switch(pin_class, pin_no, ticks_ms):
+    """A door switch on its own GPIO (NC to GND, pull-up): 1 = open or a cut
+    wire, debounced like the chain's switches."""
+    p = pin_class(pin_no, pin_class.IN, pin_class.PULL_UP)
+    return Switch(p.value, ticks_ms)
+
+
+class ConsoleSerial:
+    """Technician read-out on the USB console (ESP32: the REPL's UART0 behind
+    the USB bridge, since the three UARTs serve the printer, SAS and the
+    console). Ctrl-C is data here, not a KeyboardInterrupt."""
+
+    def __init__(self):
+        self._poll = None
+        self._in = self._out = None
+
+    def _open(self):
+        import select
+        import sys
+        import micropython
+        micropython.kbd_intr(-1)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        poll = select.poll()
+        poll.register(sys.stdin, select.POLLIN)
+        self._poll = poll
+
+    def read(self, buf):
+        if self._poll is None:
+            self._open()
+        n = 0
+        while n < len(buf) and self._poll.poll(0):
+            b = self._in.read(1)
+            if not b:
+                break
+            buf[n] = b[0]
+            n += 1
+        return n
+
+    def write(self, data):
+        if self._out is None:
+            self._open()
+        return self._out.write(data) or 0
+
+
 class Watchdog:
     """feed(). The hardware watchdog is armed by the first feed() (it cannot be
     stopped afterwards), so a board object made at the REPL does not reset it."""
@@ -117,6 +163,7 @@ class HardwareBoard:
         self.door = Switch(self._door_open_raw, tk)
         self.audit_key = Switch(self._key_raw, tk)
         self.tilt = Switch(self._tilt_raw, tk)
+        self.cashbox_door = Switch(self._cashbox_open_raw, tk)
         self.display = display
         self.lamps = Lamps(lamp_outputs)
         self.money = Money(bill, coin, set_inhibit)
@@ -124,6 +171,8 @@ class HardwareBoard:
         self.watchdog = Watchdog(make_wdt, wdt_ms)
         self.flash = flash
         self.serial = serial
+        from hal.ds3231 import DS3231
+        clock.attach_rtc(DS3231(display.i2c))
 
     def faults(self):
         """Codes (hal.faults) of the devices that do not answer: found at
@@ -144,6 +193,9 @@ class HardwareBoard:
 
     def _key_raw(self):
         return 1 if self.inputs.read() & AUDIT_KEY_BIT else 0
+
+    def _cashbox_open_raw(self):
+        return 0 if self.inputs.read() & CASHBOX_CLOSED_BIT else 1
 
     def _tilt_raw(self):
         return 1 if self.inputs.read() & TILT_BIT else 0

@@ -114,7 +114,7 @@ def test_text_tables_cover_every_code():
     from firmware.store import event_names
     assert len(R.CODES) == len(R.MESSAGES) == R.LOCKED + 1
     assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
-    assert len(event_names.NAMES) == E.COUNT == E.CLOCK_SET + 1  # the newest code
+    assert len(event_names.NAMES) == E.COUNT == E.CLOCK_UNSET + 1  # the newest code
     assert E.name(E.AGG_MIN) == "aggregate min" and E.name(E.COUNT) == "event %d" % E.COUNT
     assert E.name(E.DEVICE_FAULT) == "device fault"
 

@@ -28,14 +28,14 @@ def _legacy_record(pin, salt="0badc0de"):
 
 def test_correct_pin_clears_failures_across_a_reboot():
     s, b = make(1)
-    g = PIN.PinGuard(s)
+    g = PIN.PinGuard(s, b.clock)
     now = b.clock.now()
     assert not g.verify(now, "1111") and not g.verify(now, "2222")
     assert g.tries_left(now) == 1
     assert g.verify(now, PIN.DEFAULT_PIN)
     assert g.tries_left(now) == PIN.MAX_TRIES
     s2 = _reboot(b)
-    g2 = PIN.PinGuard(s2)
+    g2 = PIN.PinGuard(s2, b.clock)
     assert g2.tries_left(b.clock.now()) == PIN.MAX_TRIES, "a correct PIN must clear for good"
     assert not g2.verify(b.clock.now(), "3333")       # one wrong try after is just one
     assert g2.tries_left(b.clock.now()) == PIN.MAX_TRIES - 1
@@ -43,7 +43,7 @@ def test_correct_pin_clears_failures_across_a_reboot():
 
 def test_stored_verifier_is_salted_64_bits_and_stretched():
     s, b = make(1)
-    g = PIN.PinGuard(s)
+    g = PIN.PinGuard(s, b.clock)
     assert g.change(b.clock.now(), "5678") == 0
     rec = s.ledger.config["pin"]
     salt, n, digest = rec.split("$")

@@ -198,6 +198,10 @@ def _exercise(board):
     assert board.dice.read() == (0, 0)
     board.buttons.poll(now)
     board.door.value()
+    board.logic_door.value()
+    board.cashbox_door.value()
+    assert board.sas.read(bytearray(8), bytearray(8)) == 0
+    board.sas.write(b"\x01\x02")
     board.money.inhibit(False)
     assert board.money.counts() == (0, 0)
     board.lamps.set(5)
@@ -219,7 +223,7 @@ RP2_USED = {"machine.Pin", "machine.Pin()", "machine.Pin.irq", "machine.Pin.valu
             "machine.I2C.writevto", "machine.UART", "machine.UART.any", "machine.UART.write",
             "machine.UART.readinto", "machine.WDT", "machine.WDT.feed", "rp2.StateMachine",
             "rp2.StateMachine.exec", "rp2.StateMachine.active", "rp2.StateMachine.get",
-            "rp2.StateMachine.rx_fifo", "rp2.Flash", "rp2.Flash.ioctl", "rp2.Flash.readblocks",
+            "rp2.StateMachine.rx_fifo", "rp2.StateMachine.irq", "rp2.StateMachine.put", "rp2.Flash", "rp2.Flash.ioctl", "rp2.Flash.readblocks",
             "rp2.Flash.writeblocks"}
 
 
@@ -236,6 +240,9 @@ def test_rp2_board_calls_match_rp2_port(monkeypatch):
         ports.used.add("rp2.asm_pio")
         return lambda fn: fn
     rp2.asm_pio = asm_pio
+    # rp2_pio.c's PIO class constants (the table lists types' methods only)
+    rp2.PIO = types.SimpleNamespace(IN_LOW=0, IN_HIGH=1, OUT_LOW=2, OUT_HIGH=3,
+                                    SHIFT_LEFT=0, SHIFT_RIGHT=1)
     monkeypatch.setitem(sys.modules, "vfs", types.ModuleType("vfs"))
     ports.install(monkeypatch)
     board_mod = importlib.import_module("hal.rp2.board")
@@ -276,6 +283,8 @@ def test_esp32_board_calls_match_esp32_port(monkeypatch):
     counters = []
     machine.Counter = Counter
     ports.install(monkeypatch)
+    # the technician read-out is the USB console here: give it one to poll
+    monkeypatch.setattr(sys, "stdin", open(os.devnull))
     board_mod = importlib.import_module("hal.esp32.board")
     _exercise(board_mod.Board())
     want = {n for n in RP2_USED if n.startswith("machine.")} | {

@@ -85,7 +85,7 @@ class Digest:
     -> DONE (hexdigest set) or FAILED (error set). `extras`: files found
     that the release does not install (release mode only)."""
 
-    def __init__(self, root=".", image=None, release=None):
+    def __init__(self, root=".", image=None, release=None, hasher=None):
         self.root = root
         self.state = LISTING
         self.hexdigest = None
@@ -111,7 +111,9 @@ class Digest:
             if size >= 0:
                 self.files.append((name, size))
                 self.total += size
-        self._h = hashlib.sha256()
+        # hasher: anything with update()/digest(); SAS's ROM signature passes
+        # a seeded CRC-16 to cover the same bytes (firmware/sas/machine.py)
+        self._h = hasher if hasher is not None else hashlib.sha256()
         if image is not None:
             self._h.update(("image\n%d\n" % len(image)).encode())
         self._f = None
@@ -228,13 +230,13 @@ def compute(root="."):
     return Digest(root).run()
 
 
-def for_board(root="."):
+def for_board(root=".", hasher=None):
     """What Verify hashes here: on a board with a readable image, the image
     plus the release's filesystem files (strays reported); elsewhere (host,
     simulator) the release tree."""
     from hal import image as running
     image = running.read()
     if image is None:
-        return Digest(root)
+        return Digest(root, hasher=hasher)
     from firmware import release
-    return Digest(root, image, release.FS_FILES)
+    return Digest(root, image, release.FS_FILES, hasher)

@@ -956,7 +956,7 @@ class Menu:
         self.root = root
         self.active = True
         self.pin_ok = False
-        self.guard = PIN.PinGuard(store)
+        self.guard = PIN.PinGuard(store, board.clock)
         self.now_ms = board.clock.ticks_ms()
         self.overflow = 0  # lines cut to fit (should stay 0)
         self._lamps = board.lamps.state

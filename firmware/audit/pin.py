@@ -186,52 +186,84 @@ def check(record, pin):
 
 
 # Per power-up memory (covers a store that can no longer journal):
-# id(store) -> [event number at the last good PIN, fails, locked until]
+# id(store) -> [event number at the last good PIN, fails, lockout end (monotonic
+# s, 0 = none), newest lockout event number handled, monotonic s, last ticks]
 _MEM = {}
 
 
 class PinGuard:
-    def __init__(self, store):
+    """Lockout timing runs on a monotonic counter (the board's ticks), not the
+    wall clock: a clock that is set, or starts at 2021 after a power cut,
+    cannot stretch or shorten a lockout. Failures in a row and lockouts are
+    found in the event log, so a power cycle forgets neither: a lockout
+    logged before the cut runs its full time again from the power-up (its
+    elapsed part is not known without a wall clock)."""
+
+    def __init__(self, store, clock):
         self.store = store
+        self.clock = clock      # ticks_ms / ticks_diff / ticks_add (hal clock)
         key = id(store)
         if key not in _MEM:
-            _MEM[key] = [0, 0, 0]
+            _MEM[key] = [0, 0, 0, 0, 1, None]
         self.mem = _MEM[key]
 
-    def _scan(self, now):
-        """(failures in a row, locked until) from the event log."""
+    def mono(self):
+        """Whole seconds on a monotonic counter (the board's ticks, wrap-safe)."""
+        m = self.mem
+        c = self.clock
+        now = c.ticks_ms()
+        if m[5] is None:
+            m[5] = now
+        else:
+            s = c.ticks_diff(now, m[5]) // 1000
+            if s > 0:
+                m[4] += s
+                m[5] = c.ticks_add(m[5], s * 1000)
+        return m[4]
+
+    def _scan(self):
+        """Failures in a row since the last good PIN or lockout, and the
+        number of the newest lockout event, from the event log."""
         ev = self.store.ledger.events
         mark = self.mem[0]
         if mark > ev.total:  # the log restarted (RAM clear)
             mark = self.mem[0] = 0
         fails = 0
-        until = 0
         for i in range(ev.count):
             number, t, code, arg = ev.get(i)
             if number <= mark or code == E.PIN_OK:
                 break
             if code == E.PIN_LOCKOUT:
-                if t + LOCK_S > now:
-                    until = t + LOCK_S
-                break
-            if code == E.PIN_FAIL and t + LOCK_S > now:
+                return fails, number
+            if code == E.PIN_FAIL:
                 fails += 1
-        return fails, until
+        return fails, 0
 
-    def state(self, now):
-        fails, until = self._scan(now)
+    def state(self, now=0):
+        """(failures counted, lockout end in monotonic seconds or 0)."""
+        fails, lockout = self._scan()
         m = self.mem
-        if m[2] and m[2] > now:
-            until = max(until, m[2])
-        return max(fails, m[1]) if not until else MAX_TRIES, until
+        t = self.mono()
+        if lockout > m[3]:
+            # a lockout from the log this power cycle has not timed yet
+            m[3] = lockout
+            m[2] = max(m[2], t + LOCK_S)
+        if m[2] and m[2] > t:
+            return MAX_TRIES, m[2]
+        if m[2]:  # served: failures before it no longer count
+            m[2] = 0
+            m[0] = max(m[0], m[3])
+            fails = self._scan()[0]
+        return max(fails, m[1]), 0
 
-    def locked_for(self, now):
+    def locked_for(self, now=0):
         """Seconds left in a lockout (0 = PIN entry allowed)."""
-        until = self.state(now)[1]
-        return until - now if until > now else 0
+        until = self.state()[1]
+        t = self.mono()
+        return until - t if until > t else 0
 
-    def tries_left(self, now):
-        return MAX_TRIES - self.state(now)[0]
+    def tries_left(self, now=0):
+        return MAX_TRIES - self.state()[0]
 
     def start(self, now, pin):
         """A Check of `pin` against the stored record, or None while locked
@@ -252,13 +284,14 @@ class PinGuard:
             self.mem[1] = 0
             self.mem[2] = 0
             return True
-        fails = self.state(now)[0] + 1
+        fails = self.state()[0] + 1
         self.mem[1] = fails
         self.store.event(now, E.PIN_FAIL, fails)
         if fails >= MAX_TRIES:
-            self.mem[2] = now + LOCK_S
             self.mem[1] = 0
+            self.mem[2] = self.mono() + LOCK_S
             self.store.event(now, E.PIN_LOCKOUT, LOCK_S // 60)
+            self.mem[3] = self.store.ledger.events.total
         return False
 
     def verify(self, now, pin):

@@ -122,6 +122,8 @@ class Controller:
         self.store = store if store is not None else Store(board.flash)
         board.money.inhibit(True)  # until the state is known
         self.boot_status = self.store.boot(self.now_s())
+        if not getattr(self.clock, "valid", True) and not self.store.critical:
+            self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
         if profile and not self.store.critical and \
                 self.store.ledger.config["profile"] != profile:
             self.store.set_config(self.now_s(), "profile", profile)
@@ -439,7 +441,7 @@ class Controller:
         code = store.ticket(now, T.TK_PENDING, TK.number(led))
         if code != R.OK:
             return reason_message(code)
-        if not TK.print_pending(store, pr, now):
+        if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True)):
             store.lock(now, L.LK_PRINTER, amount)
             return "PRINTER FAULT\nCALL ATTENDANT"
         return "TICKET PRINTED\n%d CREDITS" % amount

@@ -25,12 +25,12 @@ def number(led):
     return int(V.number(vid, (led.val_seq + 1) & 0xFFFFFF))
 
 
-def lines(cfg, amount, number, now, reprint=False):
+def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     from firmware import version
     cents = amount * cfg["credit_cents"]
     out = ["%s CASHOUT VOUCHER" % version.NAME,
            "STATION %s" % cfg["station"],
-           civil(now) + " UTC",
+           civil(now) + " UTC" if clock_ok else "TIME NOT SET",
            "CREDITS %d" % amount,
            "AMOUNT $%d.%02d" % (cents // 100, cents % 100),
            "VALIDATION %018d" % number,
@@ -40,14 +40,15 @@ def lines(cfg, amount, number, now, reprint=False):
     return out
 
 
-def print_pending(store, printer, now, reprint=False):
+def print_pending(store, printer, now, reprint=False, clock_ok=True):
     """Prints the pending ticket; True once the printer confirmed it and
     TK_PRINTED is committed. False: not printed, or nobody knows."""
     led = store.ledger
     if not led.ticket:
         return False
     try:
-        ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint),
+        ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint,
+                                        clock_ok),
                                   "%018d" % led.ticket_no)
     except Exception:  # a printer driver error is "not confirmed", never a crash
         ok = False

@@ -176,7 +176,9 @@ class Sas:
         self._feed_events()
         self._watch_game()
         if self.rom is not None and self.rom.step(_ROM_CHUNKS):
-            self.rom_sig = self.rom._h.crc if self.rom.hexdigest else -1
+            if self.rom.hexdigest:   # 4 hex digits: the CRC, low byte first
+                d = self.rom.hexdigest
+                self.rom_sig = int(d[0:2], 16) | (int(d[2:4], 16) << 8)
             self.rom = None
         n = self.port.read(self.rx, self.wake)
         fr = self.framer
@@ -355,13 +357,12 @@ class Sas:
         return self._crc(k + 4)
 
     def p_rom(self, f, n):
-        """21 ROM signature: CRC-16 seeded by the host over the same files and
-        byte stream the software digest covers; computed a few blocks per pass
+        """21 ROM signature: CRC-16 seeded by the host over the same program
+        image and files, in the same byte stream, as Verify's digest
+        (firmware/audit/digest.for_board); computed a few blocks per pass
         while polls are answered, sent on the first general poll after (6.1)."""
-        from firmware.audit.digest import Digest
-        d = Digest(self.root)
-        d._h = _Crc(f[2] | (f[3] << 8))
-        self.rom = d
+        from firmware.audit.digest import for_board
+        self.rom = for_board(self.root, _Crc(f[2] | (f[3] << 8)))
         self.rom_sig = -1
         return 0
 

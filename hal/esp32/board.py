@@ -5,7 +5,7 @@ from machine import UART, WDT, Counter, Pin
 from micropython import const
 
 from hal.clock import Clock
-from hal.common import HardwareBoard, UartSerial, wire_common
+from hal.common import ConsoleSerial, HardwareBoard, door_switch, wire_common
 from hal.pulses import PolledCounter
 
 # The PCNT glitch filter tops out at 1023 APB cycles (80 MHz): 12.8 us. The
@@ -22,8 +22,6 @@ class Pins:
     LAMPS = (13, 14, 32, 4)  # RED, AMBER, GREEN, WHITE
     PRN_TX = const(17)  # UART2 -> printer
     PRN_RX = const(16)
-    TECH_TX = const(33)  # UART1 -> technician port
-    TECH_RX = const(34)
     SDA = const(21)  # I2C0 -> SSD1306
     SCL = const(22)
     BILL = const(35)  # PCNT unit 0 (input-only pin, external pull-up)
@@ -35,6 +33,9 @@ class Pins:
     SR_MISO = const(19)
     SR_MOSI = const(23)  # not connected
     SR_LOAD = const(5)
+    SAS_TX = const(33)  # UART1 -> SAS (RS-232 driver); the read-out is on the USB console
+    SAS_RX = const(34)
+    LOGIC_DOOR = const(36)  # input-only, external pull-up; NC to GND: open or cut = 1
 
 
 def journal_partition():
@@ -57,12 +58,12 @@ def _make_wdt(ms):
 
 
 class Board(HardwareBoard):
-    """Options: wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+    """Options: wdt_ms=5000, printer_baud=19200,
     motion_sensor=True, journal=True."""
 
     platform = "esp32"
 
-    def __init__(self, wdt_ms=5000, printer_baud=19200, tech_baud=115200,
+    def __init__(self, wdt_ms=5000, printer_baud=19200,
                  motion_sensor=True, journal=True):
         clock = Clock()
         set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
@@ -70,7 +71,11 @@ class Board(HardwareBoard):
         bill = PolledCounter(_pcnt_reader(0, Pins.BILL), clock.ticks_ms)
         coin = PolledCounter(_pcnt_reader(1, Pins.COIN), clock.ticks_ms)
         printer_uart = UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)
-        tech = UartSerial(UART(1, tech_baud, tx=Pins.TECH_TX, rx=Pins.TECH_RX))
+        tech = ConsoleSerial()
         flash = journal_partition() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        from hal.esp32.sas_uart import UartSas
+        self.sas = UartSas(1, Pins.SAS_TX, Pins.SAS_RX)
+        self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
+

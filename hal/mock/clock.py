@@ -12,6 +12,8 @@ class FakeClock:
     ticks_diff = staticmethod(ticks_diff)
     ticks_add = staticmethod(ticks_add)
 
+    valid = True  # a test sets False: a real-time clock that was never set
+
     def __init__(self, start_ms=0, start_s=_DEFAULT_EPOCH):
         self._t = start_ms % TICKS_PERIOD
         self._elapsed = 0
@@ -35,6 +37,8 @@ class FakeClock:
 
 
 class RealClock:
+    valid = True
+
     ticks_diff = staticmethod(ticks_diff)
     ticks_add = staticmethod(ticks_add)
 

@@ -4,7 +4,7 @@ from machine import UART, WDT, Pin
 from micropython import const
 
 from hal.clock import Clock
-from hal.common import HardwareBoard, UartSerial, wire_common
+from hal.common import HardwareBoard, UartSerial, door_switch, wire_common
 from hal.pulses import PolledCounter
 from hal.rp2 import storage
 from hal.rp2.pio_counter import PioCounter
@@ -29,6 +29,9 @@ class Pins:
     SR_LOAD = const(17)  # 74HC165 SH/LD
     SR_SCK = const(18)
     SR_MOSI = const(19)  # SPI0 TX, not connected
+    SAS_TX = const(20)  # PIO1 SM4: 9-bit UART -> SAS (RS-232 driver)
+    SAS_RX = const(21)  # PIO1 SM5
+    LOGIC_DOOR = const(26)  # logic area door switch (NC to GND: open or cut = 1)
 
 
 def _make_wdt(ms):
@@ -53,3 +56,7 @@ class Board(HardwareBoard):
         flash = storage.journal_device() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        from hal.rp2.sas_pio import PioSas
+        self.sas = PioSas(1, Pins.SAS_TX, Pins.SAS_RX)
+        self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
+

@@ -18,3 +18,7 @@ def mem_current():
 
 def schedule(func, arg):
     func(arg)
+
+
+def kbd_intr(chr):
+    pass

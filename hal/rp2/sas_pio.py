@@ -1,0 +1,95 @@
+"""SAS line on the RP2040: a 9-bit UART in two PIO state machines (both
+hardware UARTs are taken by the printer and the technician port).
+
+Frame: start bit, 8 data bits (LSB first), the ninth (wakeup) bit, stop bit,
+19,200 baud; the state machines run at 8 cycles per bit. The receiver pushes
+each 9-bit word and raises a PIO interrupt; the handler (scheduled, not hard)
+moves the words into a pre-allocated ring so nothing is lost while the main
+loop is busy for a few ms (an rp2 flash erase stops everything for tens of
+ms: a message cut that way fails its CRC and the host polls again).
+"""
+import rp2
+from machine import Pin
+from micropython import const
+
+_BAUD = const(19200)
+_RING = const(128)
+
+# Typing only: the PIO DSL names exist inside @asm_pio functions at run time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rp2.asm_pio import (block, in_, irq, jmp, label, noblock, out, pin, pins, pull,
+                             push, rel, set, wait, x, x_dec)
+
+
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_HIGH, out_init=rp2.PIO.OUT_HIGH,
+             out_shiftdir=rp2.PIO.SHIFT_RIGHT)
+def _tx9():
+    pull()                  .side(1)[7]     # idle high; a word of 9 bits
+    set(x, 8)               .side(0)[7]     # start bit
+    label("bit")
+    out(pins, 1)[6]
+    jmp(x_dec, "bit")
+
+
+@rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_RIGHT)
+def _rx9():
+    label("start")
+    wait(0, pin, 0)                         # start bit
+    set(x, 8)[10]                           # to the middle of data bit 0
+    label("bit")
+    in_(pins, 1)
+    jmp(x_dec, "bit")[6]
+    jmp(pin, "stop")                        # stop bit high: a good frame
+    wait(1, pin, 0)                         # framing error: drop it
+    jmp("start")
+    label("stop")
+    push(block)
+    irq(noblock, rel(0))
+
+
+class PioSas:
+    """Board contract `sas`: read(buf, wake) -> n, write(data) -> n."""
+
+    def __init__(self, pio, tx_pin, rx_pin):
+        freq = 8 * _BAUD
+        rx = Pin(rx_pin, Pin.IN, Pin.PULL_UP)
+        self._tx = rp2.StateMachine(pio * 4, _tx9, freq=freq, sideset_base=Pin(tx_pin),
+                                    out_base=Pin(tx_pin))
+        self._rx = rp2.StateMachine(pio * 4 + 1, _rx9, freq=freq, in_base=rx, jmp_pin=rx)
+        self._ring = bytearray(2 * _RING)     # (byte, wake) pairs
+        self._head = 0
+        self._n = 0
+        self.overruns = 0
+        self._rx.irq(self._drain)
+        self._rx.active(1)
+        self._tx.active(1)
+
+    def _drain(self, sm):
+        # no allocation: words go straight into the ring
+        while sm.rx_fifo():
+            w = sm.get() >> 23                # 9 bits at the top of the ISR
+            if self._n == _RING:
+                self.overruns += 1
+                continue
+            i = 2 * ((self._head + self._n) % _RING)
+            self._ring[i] = w & 0xFF
+            self._ring[i + 1] = w >> 8
+            self._n += 1
+
+    def read(self, buf, wake):
+        self._drain(self._rx)
+        n = 0
+        while self._n and n < len(buf):
+            i = 2 * self._head
+            buf[n] = self._ring[i]
+            wake[n] = self._ring[i + 1]
+            self._head = (self._head + 1) % _RING
+            self._n -= 1
+            n += 1
+        return n
+
+    def write(self, data):
+        for b in data:
+            self._tx.put(b)                   # ninth bit 0: a gaming machine's bytes
+        return len(data)
