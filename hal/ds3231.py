@@ -43,8 +43,13 @@ class DS3231:
         else:
             hour = _from_bcd(h & 0x3F)
         year = 2000 + _from_bcd(r[6]) + (100 if r[5] & 0x80 else 0)
-        return (year, _from_bcd(r[5] & 0x1F), _from_bcd(r[4] & 0x3F), hour,
-                _from_bcd(r[1] & 0x7F), _from_bcd(r[0] & 0x7F))
+        tm = (year, _from_bcd(r[5] & 0x1F), _from_bcd(r[4] & 0x3F), hour,
+              _from_bcd(r[1] & 0x7F), _from_bcd(r[0] & 0x7F))
+        # registers that are not a time (a bus answering garbage): not valid
+        if not (1 <= tm[1] <= 12 and 1 <= tm[2] <= 31 and tm[3] < 24 and tm[4] < 60
+                and tm[5] < 60):
+            return None
+        return tm
 
     def write(self, tm, weekday=1):
         """Sets the time from (year, month, day, hour, minute, second), 24-hour

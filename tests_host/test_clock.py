@@ -44,6 +44,9 @@ def test_ds3231_registers():
     assert rtc.read()[3] == 0
     rtc.write((2101, 1, 2, 3, 4, 5))
     assert rtc.read() == (2101, 1, 2, 3, 4, 5)       # century bit
+    bus.reg[5] = 0x13                                # month 13: not a time
+    assert rtc.read() is None
+    bus.reg[5] = 0x01
     bus.reg[0x0F] |= 0x80                            # battery ran out
     assert rtc.read() is None
     bus.fail = True
