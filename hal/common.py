@@ -171,8 +171,13 @@ class HardwareBoard:
         self.watchdog = Watchdog(make_wdt, wdt_ms)
         self.flash = flash
         self.serial = serial
-        from hal.ds3231 import DS3231
-        clock.attach_rtc(DS3231(display.i2c))
+        # the DS3231 shares the display's I2C bus (a stand-in clock or display
+        # in a test may have neither)
+        i2c = getattr(display, "i2c", None)
+        attach = getattr(clock, "attach_rtc", None)
+        if i2c is not None and attach is not None:
+            from hal.ds3231 import DS3231
+            attach(DS3231(i2c))
 
     def faults(self):
         """Codes (hal.faults) of the devices that do not answer: found at

@@ -181,7 +181,8 @@ def read_events(link, n):
 def read_digest(link, timeout=60.0):
     deadline = time.monotonic() + timeout
     while True:
-        status, lines = link.exchange("DIGEST")
+        # a cabinet answers DIGEST once computed; an older one says ERR 5: ask again
+        status, lines = link.exchange("DIGEST", timeout)
         if status.startswith("OK DIGEST"):
             return status.split()[2]
         if not status.startswith("ERR 5") or time.monotonic() > deadline:

@@ -577,7 +577,7 @@ class ConfigScreen(Screen):
                 continue
             key = C.CONFIG[i][0]
             out.append(mark + ("PIN (change)" if key == PIN.KEY else key))
-            out.append(T.right("****" if key == PIN.KEY else cfg[key]))
+            out.append(T.right("****" if key == PIN.KEY else RP.config_value(key, cfg[key], cfg)))
         while len(out) < ROWS - 1:
             out.append("")
         out.append("ROLL=edit")
@@ -898,7 +898,8 @@ class RamClear(Screen):
         m.store.ram_clear(now)
         after = printer.print_ticket(RP.ticket_lines(m.store, m.identity, "RAM CLEAR - AFTER", now))
         m.pop()
-        m.push(Message(m, ["RAM CLEARED", "All meters 0", "Defaults set", "PIN reset: " + PIN.DEFAULT_PIN,
+        m.push(Message(m, ["RAM CLEARED", "Meters 0, config", "default PIN " + PIN.DEFAULT_PIN,
+                           "PLAY LOCKED:", "set a new PIN",
                            "Tickets: %s" % ("printed" if before and after else "NO PRINT"),
                            "Logged RAM clear"]))
 

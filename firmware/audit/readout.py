@@ -21,9 +21,10 @@ ignored (keep-alive).
                        per bet: kind number result amount paid
   EVENTS [n [start]]   n (1..50, default 20) events from the start-th newest
                        (0 = newest): "<number> <time> <code> <arg> <name>[; <detail>]"
-  DIGEST               "OK DIGEST <64 hex>" once computed; while it is being
-                       computed "ERR 5 busy <pct>%": ask again (each DIGEST that
-                       finds no computation running starts a fresh one)
+  DIGEST               "OK DIGEST <64 hex>". On the port the answer comes by
+                       itself once computed (a few blocks a pass; the next
+                       request waits for it). Through feed() (in-process)
+                       "ERR 5 busy <pct>%" means ask again.
 
 Error codes: 1 unknown command, 2 line too long, 3 bad characters (only
 printable ASCII), 4 bad argument, 5 busy, 6 not found.
@@ -82,6 +83,8 @@ class Readout:
         self._n = 0
         self._discard = False
         self._digest = None
+        self._wait = False      # a DIGEST asked on the port, answer not sent yet
+        self._port = False      # requests come through service() (a port)
         self._rx = bytearray(64)
         self._rpos = 0           # service(): bytes of _rx taken so far ...
         self._rn = 0             # ... of the _rn read from the port
@@ -136,13 +139,24 @@ class Readout:
         """One main-loop step on a board serial (read(buf) -> n, write(data)
         -> bytes taken): writes what the port takes of the reply going out;
         once it is all out, answers the next request line (bytes already
-        read first, else a read). Advances a pending digest. Never blocks."""
+        read first, else a read). Advances a pending digest and sends its
+        answer when it is done. Never blocks."""
+        if self._opos == len(self._out) and self._wait:
+            self.tick()
+            if not self._digest.finished():
+                return          # the DIGEST answer is still being computed
+            self._wait = False
+            out = []
+            self._reply(out, self.c_digest(()))
+            self._out = out[0].encode()
+            self._opos = 0
         if self._opos < len(self._out):
             self._send(serial)  # one write a pass: the next request waits for the next
             self.tick()
             return
         out = []
-        while not out:
+        self._port = True
+        while not out and not self._wait:
             if self._rpos >= self._rn:
                 self._rn = serial.read(self._rx) or 0
                 self._rpos = 0
@@ -217,7 +231,8 @@ class Readout:
             lines = fn(self, words[1:])
         except Exception as exc:  # never let a request stop the cabinet
             lines = self._err(E_ARG, "failed: %s" % type(exc).__name__)
-        self._reply(out, lines)
+        if lines is not None:
+            self._reply(out, lines)
 
     # ---- commands (read-only) ---------------------------------------
     def c_help(self, args):
@@ -256,7 +271,7 @@ class Readout:
         cfg = self.store.ledger.config
         out = ["OK CONFIG %d" % len(C.CONFIG)]
         for c in C.CONFIG:
-            out.append("%s=%s" % (c[0], RP.config_value(c[0], cfg.get(c[0]))))
+            out.append("%s=%s" % (c[0], RP.config_value(c[0], cfg.get(c[0]), cfg)))
         return out
 
     def c_history(self, args):
@@ -322,6 +337,9 @@ class Readout:
             d = self._digest = for_board(self.root)
         d.step(DIGEST_CHUNKS)
         if not d.finished():
+            if self._port:
+                self._wait = True   # service() sends the answer when it is done
+                return None
             return self._err(E_BUSY, "busy %d%% - ask again" % d.percent())
         self._digest = None
         if d.state != DONE:

@@ -26,8 +26,36 @@ def identity_items(store, identity):
     return out
 
 
-def config_value(key, value):
-    return "(set)" if key in SECRET else str(value)
+def config_value(key, value, cfg=None):
+    """A setting as the technician reads it: secrets hidden, and the 0 that
+    means "the profile's own" shown as `default (...)` with that value."""
+    if key in SECRET:
+        return "(set)"
+    if value == 0 and cfg is not None and key in ("odds_mult", "min_bet", "max_bet"):
+        return "default (%s)" % profile_default(key, cfg["profile"])
+    return str(value)
+
+
+def profile_default(key, profile):
+    """What odds_mult / min_bet / max_bet are when left at 0: the profile's
+    odds multiples (3-4-5x), its lowest minimum, its highest maximum."""
+    from firmware.rules import profiles as P
+    from firmware.rules import wagers as W
+    from firmware import forget
+    prof = P.PROFILES[profile]
+    if key == "odds_mult":
+        seen = []
+        for n in (4, 5, 6):
+            m = prof["odds_mult"][n]
+            if m not in seen:
+                seen.append(m)
+        text = "-".join(str(m) for m in seen) + "x"
+    else:
+        lim = P.limits(prof["limits"])
+        plain = [lim[k] for k in range(W.COUNT) if k not in W.ODDS_BASE]
+        text = str(min(l[0] for l in plain) if key == "min_bet" else max(l[1] for l in plain))
+    forget("firmware.rules.profiles")
+    return text
 
 
 def event_detail(code, arg):

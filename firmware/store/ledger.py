@@ -47,6 +47,8 @@ HOST_OFF = const(1)     # play disabled by the SAS host
 BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
 CASHBOX_DOOR = const(8) # cash box door open
+NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
+SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
 _CONFIG_HISTORY = const(32)
 _MICROPYTHON = sys.implementation.name == "micropython"
@@ -107,6 +109,8 @@ class Ledger:
         """Why play is suspended ('' when it is not)."""
         if self.lock:
             return LOCK_NAMES[self.lock]
+        if self.host & NEED_PIN:
+            return SET_PIN
         if self.doors_open():
             return "DOOR OPEN"
         if self.tilt:
@@ -421,6 +425,8 @@ class Ledger:
             m.add("cashbox_opens")
             m.set("cashbox", 0)   # the stacker is emptied: a drop
             self.host |= CASHBOX_DOOR
+        elif code == E.RAM_CLEAR:
+            self.host |= NEED_PIN   # the default PIN is known to everybody
         elif code == E.LOGIC_OPEN:
             m.add("logic_opens")
             self.host |= LOGIC_DOOR
@@ -454,6 +460,8 @@ class Ledger:
             return MONEY_ON_TABLE
         old = str(self.config[key])
         self.config[key] = value
+        if key == "pin":
+            self.host &= ~NEED_PIN
         if key in ("profile", "odds_mult", "min_bet", "max_bet"):
             state = self.table.encode()
             self.table = Table(self._profile())
@@ -473,7 +481,7 @@ class Ledger:
 
     def _valid_id(self, time, f, tail):
         vid, seq = f
-        if not (0 < vid < 1 << 24 and 0 <= seq < 1 << 24):
+        if not (0 <= vid < 1 << 24 and 0 <= seq < 1 << 24):
             return _BAD_RECORD
         self.val_id = vid
         self.val_seq = seq

@@ -203,6 +203,7 @@ class Store:
         if self.journal is None:
             return R.LOCKED
         was_critical = self.critical
+        old = self.ledger
         self.journal.format()
         self.ledger = Ledger()
         self.critical = False
@@ -212,5 +213,9 @@ class Store:
             # The corrupt journal could not take this event when the error
             # was found; the new one records why the RAM clear was needed.
             self.commit(T.pack(T.EVENT, now, E.CRITICAL, 0))
+        if old.val_id or old.val_seq:
+            # ticket validation numbers go on: a RAM clear must not print a
+            # number that a ticket from before it already carries
+            self.commit(T.pack(T.VALID_ID, now, old.val_id, old.val_seq))
         self.journal.write_snapshot(self.ledger.encode())
         return R.OK
