@@ -12,6 +12,17 @@ sys.path.insert(0, "tests_host")
 sys.path.insert(0, ".")
 
 
+def _scrub(depth=60):
+    """Overwrites the C stack below this frame with None. MicroPython's GC
+    is conservative: a stale pointer left on the stack by one test can keep
+    that test's 256 KB mock flash alive, and the next test then runs out of
+    heap for reasons that are not the firmware's."""
+    a = b = c = d = e = f = g = h = None
+    if depth:
+        _scrub(depth - 1)
+    return a or b or c or d or e or f or g or h
+
+
 def run_module(name):
     passed = failed = 0
     mod = __import__(name)
@@ -26,6 +37,7 @@ def run_module(name):
             failed += 1
             print("FAIL", name + "." + n, repr(exc))
             sys.print_exception(exc)
+        _scrub()
     print(name, passed, "passed,", failed, "failed")
     return passed, failed
 

@@ -90,3 +90,48 @@ def test_digest_on_the_port_answers_by_itself():
     assert "ERR 5" not in text                          # asked once, never told to ask again
     assert text.index("OK DIGEST ") < text.index("OK ID")  # the next request waited
     assert "OK DIGEST " + compute(ROOT) in text
+
+
+def test_last_ten_bills_in_menu_readout_and_log():
+    b, d = make(seed=12)
+    for pulses in (1, 5, 20, 2, 10, 1, 1, 5, 50, 20, 100, 5):
+        d.bill(pulses)
+    d.coin(1)
+    led = d.ctl.store.ledger
+    from firmware.audit import report as RP
+    from firmware.store import events as E
+    bills = RP.last_bills(led)
+    assert [a for t, a in bills] == [5, 100, 20, 50, 5, 1, 1, 10, 2, 20]   # newest first, 10
+    coins = [led.events.get(i) for i in range(led.events.count) if led.events.get(i)[2] == E.COIN_IN]
+    assert len(coins) == 1 and coins[0][3] == 1
+    from firmware.audit.readout import Readout
+    r = Readout(d.ctl.store, d.ctl.identity())
+    text = r.feed(b"BILLS\n").decode().split("\n")
+    assert text[0] == "OK BILLS 10" and text[1].endswith(" 5") and text[2].endswith(" 100")
+    s2, b2 = make_audit(0, 0)
+    for amount in (20, 5):
+        s2.credit(b2.clock.now(), 0, amount)
+    dm = Driver(menu(s2, b2), b2)
+    dm.enter("Last bills")
+    t = dm.text()
+    assert "LAST BILLS 2" in t and t.index("   5") < t.index("  20"), t
+
+
+def test_clock_set_from_the_menu_needs_pin_and_is_logged():
+    from firmware.store import events as E
+    from firmware import timefmt
+    s, b = make_audit(0, 0)
+    d = Driver(menu(s, b), b)
+    d.enter("Clock (PIN)")
+    assert "ENTER PIN" in d.text()
+    d.pin(PIN.DEFAULT_PIN)
+    assert "SET CLOCK" in d.text()
+    old = b.clock.now()
+    y = timefmt.civil(old)[0]
+    d.press(B.BET_UP, B.BET_UP)                       # year + 2
+    d.press(B.ROLL)
+    assert "CLOCK SET" in d.text(), d.text()
+    now = b.clock.now()
+    assert timefmt.civil(now)[0] == y + 2
+    number, t, code, arg = s.ledger.events.get(0)
+    assert code == E.CLOCK_SET and abs(t - old) < 5 and arg == timefmt.unix(y + 2, *timefmt.civil(old)[1:5])

@@ -298,6 +298,73 @@ class EventsScreen(Screen):
         return out
 
 
+# ---- bills and the clock -------------------------------------------------------
+class BillsScreen(Screen):
+    """The last 10 bills accepted, newest first (from the event log)."""
+
+    def body(self):
+        bills = RP.last_bills(self.m.store.ledger)
+        out = ["LAST BILLS %d" % len(bills)]
+        for t, amount in bills[:ROWS - 1]:
+            y, mo, d, hh, mi, ss = T.civil(t)
+            out.append("%02d-%02d %02d:%02d %4d" % (mo, d, hh, mi, amount))
+        if not bills:
+            out.append("No bills")
+        return out[:ROWS]
+
+
+class ClockScreen(Screen):
+    """Sets the real-time clock: NEXT/PREV pick year, month, day, hour,
+    minute; BET UP/DOWN change it; ROLL sets it (logged: the event's time is
+    the old clock, its detail the new one)."""
+
+    _NAMES = ("year", "month", "day", "hour", "minute")
+    _LIMITS = ((2020, 2099), (1, 12), (1, 31), (0, 23), (0, 59))
+
+    def __init__(self, menu):
+        Screen.__init__(self, menu)
+        self.v = list(T.civil(menu.now())[:5])
+        self.f = 0
+
+    def button(self, code):
+        if code in (B.NEXT, B.PREV):
+            self.f = (self.f + (1 if code == B.NEXT else -1)) % 5
+        elif code in (B.BET_UP, B.BET_DOWN):
+            lo, hi = self._LIMITS[self.f]
+            v = self.v[self.f] + (1 if code == B.BET_UP else -1)
+            self.v[self.f] = lo if v > hi else hi if v < lo else v
+        elif code == B.ROLL:
+            self.set()
+        else:
+            Screen.button(self, code)
+
+    def set(self):
+        from firmware import timefmt
+        y, mo, d, hh, mi = self.v
+        t = timefmt.unix(y, mo, d, hh, mi, 0)
+        m = self.m
+        if timefmt.civil(t)[:3] != (y, mo, d):
+            m.push(Message(m, ["NOT SET", "no such date"]))
+            return
+        old = m.now()
+        m.board.clock.set_time(t)
+        m.store.event(old, E.CLOCK_SET, t)
+        m.pop()
+        m.push(Message(m, ["CLOCK SET", T.date(t), T.clock(t), "was", T.date(old), T.clock(old),
+                           "(logged)"]))
+
+    def body(self):
+        valid = getattr(self.m.board.clock, "valid", True)
+        now = T.civil(self.m.now())[:5]
+        return ["SET CLOCK (UTC)", "now" + ("" if valid else " NOT SET"), _short(now),
+                "new", _short(self.v), "> " + self._NAMES[self.f], "UP/DN NEXT ROLL"]
+
+
+def _short(v):
+    """(year, month, day, hour, minute) as YY-MM-DD HH:MM (14 columns)."""
+    return "%02d-%02d-%02d %02d:%02d" % (v[0] % 100, v[1], v[2], v[3], v[4])
+
+
 # ---- PIN -------------------------------------------------------------------
 class PinEntry(Screen):
     """Digits with BET_UP/BET_DOWN, NEXT adds a digit, PREV erases one, ROLL
@@ -981,6 +1048,8 @@ class Menu:
             ("Meters", open_(MetersScreen)),
             ("Game recall", open_(RecallScreen)),
             ("Event log", open_(EventsScreen)),
+            ("Last bills", open_(BillsScreen)),
+            ("Clock (PIN)", lambda: pin_gate(self, "Clock", open_(ClockScreen))),
             ("Config (PIN)", lambda: pin_gate(self, "Config", open_(ConfigScreen))),
             ("Attendant", open_(AttendantScreen)),
             ("Diagnostics", diag),

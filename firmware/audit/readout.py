@@ -21,6 +21,7 @@ ignored (keep-alive).
                        per bet: kind number result amount paid
   EVENTS [n [start]]   n (1..50, default 20) events from the start-th newest
                        (0 = newest): "<number> <time> <code> <arg> <name>[; <detail>]"
+  BILLS                the last 10 bills: "<time> <amount>" newest first
   DIGEST               "OK DIGEST <64 hex>". On the port the answer comes by
                        itself once computed (a few blocks a pass; the next
                        request waits for it). Through feed() (in-process)
@@ -62,7 +63,7 @@ E_BUSY = const(5)
 E_NOTFOUND = const(6)
 
 HELP = ("HELP", "ID", "STATUS", "METERS", "METER <key>", "CONFIG", "HISTORY",
-        "RECALL [i]", "EVENTS [n [start]]", "DIGEST")
+        "RECALL [i]", "EVENTS [n [start]]", "BILLS", "DIGEST")
 
 
 def _int(text, low, high):
@@ -331,6 +332,10 @@ class Readout:
             out.append(line)
         return out
 
+    def c_bills(self, args):
+        bills = RP.last_bills(self.store.ledger)
+        return ["OK BILLS %d" % len(bills)] + ["%d %d" % b for b in bills]
+
     def c_digest(self, args):
         d = self._digest
         if d is None:
@@ -352,5 +357,5 @@ _COMMANDS = {
     "HELP": Readout.c_help, "ID": Readout.c_id, "STATUS": Readout.c_status,
     "METERS": Readout.c_meters, "METER": Readout.c_meter, "CONFIG": Readout.c_config,
     "HISTORY": Readout.c_history, "RECALL": Readout.c_recall, "EVENTS": Readout.c_events,
-    "DIGEST": Readout.c_digest,
+    "DIGEST": Readout.c_digest, "BILLS": Readout.c_bills,
 }

@@ -7,6 +7,7 @@ from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import ledger as L
 from firmware.audit import text as T
+from firmware import timefmt
 
 ID_KEYS = ("station", "name", "version", "serial", "profile")
 SECRET = ("pin",)
@@ -32,8 +33,27 @@ def config_value(key, value, cfg=None):
     if key in SECRET:
         return "(set)"
     if value == 0 and cfg is not None and key in ("odds_mult", "min_bet", "max_bet"):
-        return "default (%s)" % profile_default(key, cfg["profile"])
+        k = (key, cfg["profile"])
+        if k not in _DEFAULTS:  # the profile documents are big: read them once
+            _DEFAULTS[k] = profile_default(key, cfg["profile"])
+        return "default (%s)" % _DEFAULTS[k]
     return str(value)
+
+
+_DEFAULTS = {}
+
+
+def last_bills(led, n=10):
+    """(time, amount) of the newest n bills, newest first, from the event log."""
+    out = []
+    ev = led.events
+    for i in range(ev.count):
+        number, t, code, arg = ev.get(i)
+        if code == E.BILL_IN:
+            out.append((t, arg))
+            if len(out) == n:
+                break
+    return out
 
 
 def profile_default(key, profile):
@@ -74,6 +94,12 @@ def event_detail(code, arg):
         return "re-roll %d" % arg
     if code == E.RAM_CLEAR:
         return "after critical" if arg else ""
+    if code == E.CLOCK_SET:   # the event's own time is the old clock
+        return "new %04d-%02d-%02d %02d:%02d:%02d" % timefmt.civil(arg)
+    if code in (E.BILL_IN, E.COIN_IN):
+        return "amount %d" % arg
+    if code in (E.HOST_OFF, E.HOST_ON):
+        return "bills" if arg == 2 else "play"
     if code == E.DEVICE_FAULT:
         from hal import faults
         return faults.name(arg)
