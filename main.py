@@ -121,6 +121,9 @@ def interactive_main():
         out.write("tickets=%d printer=%d money=%s flash=%s\r\n" % (
             len(p.tickets), p.status_value,
             "INHIBITED" if board.money.inhibited else "accepting", opts["flash_path"]))
+        if p.tickets:  # the newest ticket as the paper shows it, barcode included
+            from hal.itf import ticket_text
+            out.write(ticket_text(p.tickets[-1], p.barcodes[-1]).replace("\n", "\r\n") + "\r\n")
         out.write(help_text() + "\r\nCtrl-C quits (state is kept in the flash file)\r\n")
 
     board.display.on_show = draw

@@ -1048,13 +1048,13 @@ class Menu:
             ("Meters", open_(MetersScreen)),
             ("Game recall", open_(RecallScreen)),
             ("Event log", open_(EventsScreen)),
-            ("Last bills", open_(BillsScreen)),
-            ("Clock (PIN)", lambda: pin_gate(self, "Clock", open_(ClockScreen))),
             ("Config (PIN)", lambda: pin_gate(self, "Config", open_(ConfigScreen))),
             ("Attendant", open_(AttendantScreen)),
             ("Diagnostics", diag),
             ("RAM clear (PIN)", lambda: pin_gate(self, "RAM clear", open_(RamClear))),
             ("Verify software", open_(VerifyScreen)),
+            ("Last bills", open_(BillsScreen)),
+            ("Clock (PIN)", lambda: pin_gate(self, "Clock", open_(ClockScreen))),
             ("Exit", self.close),
         ], can_back=False)
 

@@ -15,10 +15,16 @@ SEQUENCE = (B.CHIP, B.ODDS, B.REPEAT)  # RAM clear arming sequence
 SEQUENCE_MS = 10000
 
 
+def _number(n):
+    """The validation number's 16 digits after the system ID (the menu is
+    16 columns; the paper shows all 18)."""
+    return "%016d" % (n % 10 ** 16)
+
+
 def state(led):
     """4 lines: the lock and, for a ticket in doubt, what it was."""
     if led.ticket:
-        return ["Ticket in doubt", "amount %d" % led.ticket, "no. %d" % led.ticket_no,
+        return ["Ticket in doubt", "amount %d" % led.ticket, _number(led.ticket_no),
                 L.LOCK_NAMES[led.lock] if led.lock else "printing"]
     if led.lock:
         return ["Lock:", L.LOCK_NAMES[led.lock], "Amount", "%16d" % led.lock_arg]
@@ -32,7 +38,7 @@ def reprint(store, printer, now):
     led = store.ledger
     amount, number = led.ticket, led.ticket_no
     if TK.print_pending(store, printer, now, True):
-        return ["REPRINTED", "ticket %d" % amount, "no. %d" % number, "(logged)"]
+        return ["REPRINTED", "ticket %d" % amount, _number(number), "(logged)"]
     return ["NOT PRINTED", "printer: check", "still in doubt", ""]
 
 

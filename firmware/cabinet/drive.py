@@ -8,6 +8,8 @@ Script language (headless simulator), one command a line, '#' comments:
   roll                press ROLL and wait until the result is shown
   result              wait until the result is shown (timer runs out)
   door | tilt | key   toggle the door / tilt switch / audit key
+  logic | cashbox     toggle the logic area door / cash box door
+  ticket              print the newest ticket as the paper shows it (barcode too)
   paper | fault       toggle printer paper-out / fault
   motor               toggle a shaker motor failure
   cocked P | stuck P | flicker P   dome irregularity rates (per mille)
@@ -119,9 +121,14 @@ class Driver:
             self.roll()
         elif cmd == "result":
             self.wait_result()
-        elif cmd in ("door", "tilt"):
-            getattr(b, cmd).toggle()
+        elif cmd in ("door", "tilt", "logic", "cashbox"):
+            getattr(b, cmd + ("_door" if cmd in ("logic", "cashbox") else "")).toggle()
             self.run(200)
+        elif cmd == "ticket":
+            p = b.printer
+            if echo is not None and p.tickets:
+                from hal.itf import ticket_text
+                echo(ticket_text(p.tickets[-1], p.barcodes[-1]))
         elif cmd == "key":
             b.audit_key.toggle()
             self.run(200)

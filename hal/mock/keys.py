@@ -27,6 +27,8 @@ KEYMAP = {
     "m": ("coin", 1),
     "k": ("sw", "audit_key"),
     "D": ("sw", "door"),
+    "L": ("sw", "logic_door"),
+    "S": ("sw", "cashbox_door"),
     "t": ("sw", "tilt"),
     "P": ("x", "paper"),
     "F": ("x", "fault"),
@@ -51,7 +53,8 @@ except ImportError:  # MicroPython unix
 def help_text():
     return ("keys: n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, d ODDS, r REPEAT, "
             "x CLEAR, space ROLL, q CASHOUT, h HELP, 1/5/0/2 bill $1/$5/$10/$20, m coin, "
-            "k key, D door, t tilt, P paper out, F printer fault, M motor failure")
+            "k key, D door, L logic door, S cash box door, t tilt, P paper out, "
+            "F printer fault, M motor failure")
 
 
 def draw_display(disp):
