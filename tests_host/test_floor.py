@@ -135,3 +135,35 @@ def test_clock_set_from_the_menu_needs_pin_and_is_logged():
     assert timefmt.civil(now)[0] == y + 2
     number, t, code, arg = s.ledger.events.get(0)
     assert code == E.CLOCK_SET and abs(t - old) < 5 and arg == timefmt.unix(y + 2, *timefmt.civil(old)[1:5])
+
+
+def test_logic_and_cash_box_doors_suspend_play_and_count():
+    from firmware.cabinet import game as G
+    from firmware.store import events as E
+    b, d = make(seed=21)
+    led = d.ctl.store.ledger
+    d.bill(20)
+    d.bill(5)
+    assert led.meters.get("cashbox") == 25
+    d.press("BET_UP", 1)
+    d.press("ROLL")
+    assert d.until(lambda: d.ctl.game.rolling(), 5000)
+    b.logic_door.set(1)
+    d.run(300)
+    assert d.ctl.game.state == G.HELD and led.suspended() == "DOOR OPEN"
+    rolls = d.ctl.game.rolls
+    d.run(10000)
+    assert d.ctl.game.rolls == rolls                  # held while the door is open
+    b.logic_door.set(0)
+    assert d.wait_result()                            # shaken again when closed
+    b.cashbox_door.set(1)
+    d.run(300)
+    assert led.suspended() == "DOOR OPEN" and b.money.inhibited
+    b.cashbox_door.set(0)
+    d.run(300)
+    m = led.meters
+    assert m.get("logic_opens") == 1 and m.get("cashbox_opens") == 1
+    assert m.get("cashbox") == 0                       # the drop was taken out
+    codes = [led.events.get(i)[2] for i in range(8)]
+    for c in (E.LOGIC_OPEN, E.LOGIC_CLOSE, E.CASHBOX_OPEN, E.CASHBOX_CLOSE):
+        assert c in codes
