@@ -30,7 +30,7 @@ class Clock:
         self.valid = False
         self.rtc = None
         self._base_s = None   # wall seconds at _base_t
-        self._base_t = 0
+        self._base_t = time.ticks_ms()
 
     def ticks_ms(self):
         return time.ticks_ms()

@@ -110,9 +110,12 @@ class ConsoleSerial:
     def read(self, buf):
         if self._poll is None:
             self._open()
+        poll, inp = self._poll, self._in
+        if poll is None or inp is None:
+            return 0
         n = 0
-        while n < len(buf) and self._poll.poll(0):
-            b = self._in.read(1)
+        while n < len(buf) and poll.poll(0):
+            b = inp.read(1)
             if not b:
                 break
             buf[n] = b[0]
@@ -122,7 +125,8 @@ class ConsoleSerial:
     def write(self, data):
         if self._out is None:
             self._open()
-        return self._out.write(data) or 0
+        out = self._out
+        return (out.write(data) or 0) if out is not None else 0
 
 
 class Watchdog:
