@@ -85,7 +85,7 @@ def test_basic_audit_settles_a_ticket_in_doubt():
     d.ctl.menu_module = "oom_module"
     assert d.ctl.store.ledger.lock == L.LK_DOUBT
     _key(b, d)
-    assert d.on_screen("Ticket in doubt") and d.on_screen("no. 4242")
+    assert d.on_screen("Ticket in doubt") and d.on_screen("0000000000004242")  # the 16 digits after the system ID
     d.press("BET_UP", 2)
     assert d.on_screen("HANDPAID"), d.screen_text()
     led = d.ctl.store.ledger

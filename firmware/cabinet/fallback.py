@@ -91,7 +91,7 @@ class Fallback:
         if self.arm.press(code, now_ms):
             try:
                 st.ram_clear(self.board.clock.now())
-                self.note = ["RAM CLEARED", "All meters 0", "PIN reset: " + PIN.DEFAULT_PIN]
+                self.note = ["RAM CLEARED", "PIN " + PIN.DEFAULT_PIN + ": play", "locked: set PIN"]
             except MemoryError:  # a new ledger needs its buffers; a restart frees the heap
                 self.note = ["RAM CLEAR FAILED", "no memory:", "switch off and", "on, then again"]
 
@@ -101,7 +101,7 @@ class Fallback:
             return
         self.pad = None
         if pin:
-            self.check = PIN.PinGuard(self.store).start(self.board.clock.now(), pin)
+            self.check = PIN.PinGuard(self.store, self.board.clock).start(self.board.clock.now(), pin)
             if self.check is None:
                 self.note = ["PIN LOCKED", "try later"]
 
@@ -109,7 +109,7 @@ class Fallback:
         c = self.check
         if c is not None and c.step(PIN.SLICE) is not None:
             self.check = None
-            guard = PIN.PinGuard(self.store)
+            guard = PIN.PinGuard(self.store, self.board.clock)
             now = self.board.clock.now()
             self.pin_ok = guard.done(now, c)
             if not self.pin_ok:
