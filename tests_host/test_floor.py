@@ -167,3 +167,18 @@ def test_logic_and_cash_box_doors_suspend_play_and_count():
     codes = [led.events.get(i)[2] for i in range(8)]
     for c in (E.LOGIC_OPEN, E.LOGIC_CLOSE, E.CASHBOX_OPEN, E.CASHBOX_CLOSE):
         assert c in codes
+
+
+def test_diagnostics_show_every_door():
+    s, b = make_audit(0, 0)
+    d = Driver(menu(s, b), b)
+    d.enter("Diagnostics")
+    sub = d.m.top()
+    target = [i[0] for i in sub.items].index("Switches")
+    while sub.cursor != target:
+        d.press(B.NEXT)
+    d.press(B.ROLL)
+    assert "Logic closed" in d.text() and "Cash box closed" in d.text(), d.text()
+    b.logic_door.set(1)
+    d.run(300)
+    assert "Logic OPEN" in d.text(), d.text()

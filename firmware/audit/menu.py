@@ -882,7 +882,8 @@ class SwitchTest(Screen):
 
     def tick(self, now_ms):
         b = self.m.board
-        v = (b.door.value(), b.audit_key.value(), b.tilt.value())
+        v = (b.door.value(), b.audit_key.value(), b.tilt.value(), _switch(b, "logic_door"),
+             _switch(b, "cashbox_door"))
         changed = v != self.vals
         self.vals = v
         return changed
@@ -890,10 +891,21 @@ class SwitchTest(Screen):
     def body(self):
         if self.vals is None:
             self.tick(self.m.now_ms)
-        door, key, tilt = self.vals
+        door, key, tilt, logic, cashbox = self.vals
         return ["SWITCHES", "Door  " + ("OPEN" if door else "closed"),
                 "Audit key " + ("ON" if key else "off"), "Tilt  " + ("TILTED" if tilt else "ok"),
-                "", "", "", "CLEAR=back"]
+                "Logic " + _door_text(logic), "Cash box " + _door_text(cashbox), "",
+                "CLEAR=back"]
+
+
+def _switch(board, name):
+    """A door switch the board may not have: None then."""
+    sw = getattr(board, name, None)
+    return None if sw is None else sw.value()
+
+
+def _door_text(v):
+    return "none" if v is None else "OPEN" if v else "closed"
 
 
 class MoneyTest(Screen):
