@@ -72,6 +72,7 @@ def headless_main(path):
     opts["fake_clock"] = True
     board = hal.detect(**opts)
     drv = Driver(board, out=None, profile=_env("SIM_PROFILE"))
+    _profile_note(drv.ctl)
     t0 = [0]
 
     def show(text):
@@ -88,6 +89,14 @@ def headless_main(path):
     if drv.failures:
         print("%d expectation(s) failed" % drv.failures)
         sys.exit(1)
+
+
+def _profile_note(ctl):
+    """--profile not applied: say so in the terminal too (the screen does)."""
+    if ctl.profile_refused:
+        print("sim: %s: --profile %s not applied, still playing %s (cash out first)" % (
+            ctl.profile_refused.replace("\n", ": "), _env("SIM_PROFILE"),
+            ctl.store.ledger.config["profile"]))
 
 
 def _status(ctl):
@@ -108,6 +117,7 @@ def interactive_main():
     opts["keyboard"] = True
     board = hal.detect(**opts)
     ctl = Controller(board, profile=_env("SIM_PROFILE"))
+    _profile_note(ctl)
     out = sys.stdout
 
     def draw(disp):
@@ -124,6 +134,9 @@ def interactive_main():
         if p.tickets:  # the newest ticket as the paper shows it, barcode included
             from hal.itf import ticket_text
             out.write(ticket_text(p.tickets[-1], p.barcodes[-1]).replace("\n", "\r\n") + "\r\n")
+        if ctl.profile_refused:
+            out.write("--profile %s not applied: %s\r\n" % (
+                _env("SIM_PROFILE"), ctl.profile_refused.replace("\n", ": ")))
         out.write(help_text() + "\r\nCtrl-C quits (state is kept in the flash file)\r\n")
 
     board.display.on_show = draw

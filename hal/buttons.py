@@ -18,8 +18,19 @@ CLEAR = const(8)
 ROLL = const(9)
 CASHOUT = const(10)
 HELP = const(11)
-COUNT = const(12)
-ALL_MASK = const(0xFFF)
+# group keys: the layout's six areas; after NUMBER they pick a box number
+# (key caps: LINE 4, COME 5, PLACE 6, HARD 8, PROPS 9, BONUS 10)
+LINE = const(12)
+COME = const(13)
+PLACE = const(14)
+HARD = const(15)
+PROPS = const(16)
+BONUS = const(17)
+NUMBER = const(18)
+MYBETS = const(19)
+COUNT = const(20)
+ALL_MASK = const(0xFFFFF)
+GROUP_KEYS = (LINE, COME, PLACE, HARD, PROPS, BONUS)
 
 names = {
     NEXT: "NEXT",
@@ -34,6 +45,14 @@ names = {
     ROLL: "ROLL",
     CASHOUT: "CASHOUT",
     HELP: "HELP",
+    LINE: "LINE",
+    COME: "COME",
+    PLACE: "PLACE",
+    HARD: "HARD",
+    PROPS: "PROPS",
+    BONUS: "BONUS",
+    NUMBER: "NUMBER",
+    MYBETS: "MYBETS",
 }
 
 _NONE = ()

@@ -3,9 +3,9 @@
 The board modules create the `machine` objects for their pin map and pass them
 in; everything that is not pin numbers or port quirks lives here once.
 
-Input word (three 74HC165 in a chain read over SPI, all inputs active low with
+Input word (four 74HC165 in a chain read over SPI, all inputs active low with
 10 k pull-ups; `ShiftInputs.read()` inverts, so 1 = active):
-  bits 0-11  buttons, bit = button code (hal.buttons)
+  bits 0-11  buttons 0-11, bit = button code (hal.buttons)
   bits 12-14 die 1 hall sensors A, B, C  (1 = magnet)
   bits 15-17 die 2 hall sensors A, B, C
   bit 18     door switch closed (door shut). Open door or a cut wire reads 0.
@@ -14,6 +14,8 @@ Input word (three 74HC165 in a chain read over SPI, all inputs active low with
   bit 21     tie-off: D5 of U3 wired to GND, reads 1
   bit 22     tie-off: D6 of U3 wired to 3V3, reads 0
   bit 23     cash box door switch closed (door shut); open or a cut wire reads 0
+  bits 24-31 buttons 12-19 (group keys, NUMBER, MYBETS): the fourth chip U4,
+             kept apart (`ShiftInputs.high`) so the word stays a small int
 A chain that does not answer reads MISO stuck high (all 0 after inversion)
 or low (all 1): either breaks the tie-off pair, which `faults` reports.
 """
@@ -36,7 +38,9 @@ TILT_BIT = const(1 << 20)
 CASHBOX_CLOSED_BIT = const(1 << 23)
 TIE_MASK = const(3 << 21)
 TIE_VALUE = const(1 << 21)  # bit 21 tied active, bit 22 tied idle
-INPUT_BYTES = const(3)
+INPUT_BYTES = const(4)
+_LOW_BUTTONS = const(0xFFF)
+_HIGH_SHIFT = const(12)     # U4's inputs are button codes 12-19
 SHAKER_PWM_HZ = const(20_000)  # above hearing
 
 
@@ -49,12 +53,14 @@ class ShiftInputs:
         self._spi = spi
         self._load = load  # callable(0/1) driving SH/LD
         self._buf = bytearray(INPUT_BYTES)
+        self.high = 0  # U4's inputs from the last read (1 = active)
 
     def read(self):
         self._load(0)
         self._load(1)
         self._spi.readinto(self._buf)
         b = self._buf
+        self.high = ~b[3] & 0xFF
         return ~(b[0] | (b[1] << 8) | (b[2] << 16)) & 0xFFFFFF
 
     def answers(self):
@@ -195,7 +201,9 @@ class HardwareBoard:
         return (self.inputs.read() >> DICE_SHIFT) & DICE_MASK
 
     def _button_raw(self):
-        return self.inputs.read() & ALL_MASK
+        inp = self.inputs
+        w = inp.read()
+        return ((w & _LOW_BUTTONS) | (inp.high << _HIGH_SHIFT)) & ALL_MASK
 
     def _door_open_raw(self):
         return 0 if self.inputs.read() & DOOR_CLOSED_BIT else 1

@@ -9,6 +9,7 @@ from firmware.rules import profiles as P
 from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
 from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
 from firmware.cabinet import player as PL
+from firmware.cabinet import nav as NAV
 from firmware.cabinet import paytext as PT
 from firmware.cabinet import screens as S
 from firmware.cabinet import render
@@ -69,24 +70,8 @@ def test_money_not_done_is_kept():
     assert got == [(BILL, 3)]
 
 
-def test_entries_cover_offered_wagers_with_numbers():
-    for name in P.NAMES:
-        prof = P.get(name)
-        t = Table(prof)
-        e = PL.entries(prof, t)
-        kinds = set(k for k, n in e)
-        for k in prof["offered"]:
-            if k in W.ODDS_BASE:
-                assert k not in kinds
-            else:
-                assert k in kinds
-        if W.PLACE in prof["offered"]:
-            assert [n for k, n in e if k == W.PLACE] == list(W.POINTS)
-        if W.HOP in prof["offered"]:
-            assert len([1 for k, n in e if k == W.HOP]) == 21
-
-
-def test_entries_follow_bets_on_table():
+def test_selection_survives_rolls_and_profile_changes():
+    # (was: the linear NEXT list; navigation is now by groups, see test_nav)
     prof = P.get("table")
     t = Table(prof)
     t.credit(100)
@@ -95,10 +80,15 @@ def test_entries_follow_bets_on_table():
     assert t.place(W.PASS_ODDS, 5) == R.OK
     assert t.place(W.COME, 5) == R.OK
     t.roll(4, 4)                         # come to 8
-    e = PL.entries(prof, t)
-    i = e.index((W.PASS, 0))
-    assert e[i + 1] == (W.PASS_ODDS, 6)
-    assert (W.COME, 8) in e
+    assert NAV.numbers(W.PASS_ODDS, t) == (6,)
+    assert NAV.numbers(W.COME, t) == [0, 8] and NAV.numbers(W.COME_ODDS, t) == [8]
+    p = PL.Player()
+    p.sel = (W.HOP, 24)
+    p.fix_selection(t, prof)             # no hop at the table game
+    assert p.sel[0] == W.FIELD
+    p.sel = (W.PLACE, 5)
+    p.fix_selection(t, P.get("house"))
+    assert p.sel == (W.PLACE, 5)
 
 
 def test_messages_fit_two_lines():
@@ -153,19 +143,28 @@ def test_screen_helpers():
     assert S.fit("CR 5", "BET 1") == "CR 5       BET 1"
     assert len(S.fit("x" * 30, "y" * 5)) == 16
     assert S.center("AB") == "       AB"
-    assert S.history_line([7, 11, 6, 8, 10, 4, 5, 9]) == "H 7 11 6 8 10 4"
+    assert S.history_line([7, 11, 6, 8, 10, 4, 5, 9]) == "LAST 7 11 6 8 10"
+    assert S.history_line([]) == ""
     for res in (WIN, LOSE, PUSH, RETURNED):
         for k in range(W.COUNT):
             line = S.bet_line((k, 25, 500, res, 1200, 0, 0))
             assert len(line) <= 16
+    # the roll's net: a pass win of 5 (paid 10) and a lost field 5 net 0
+    settled = [(W.PASS, 0, 5, WIN, 10, 0, 0), (W.FIELD, 0, 5, LOSE, 0, 0, 0)]
+    assert S.net_of(settled) == 0
+    assert S.bet_line(settled[0]).endswith("+5") and S.bet_line(settled[1]).endswith("-5")
+    assert S.net_of([(W.PASS_ODDS, 6, 10, RETURNED, 10, 0, 0)]) == 0
+    assert S.point_change(0, 6) == "PT OFF>6" and S.point_change(6, 6) == "PT 6"
 
 
 def test_labels_fit_for_every_selection():
     for name in P.NAMES:
         prof = P.get(name)
-        for k, n in PL.entries(prof, Table(prof)):
-            assert len(PT.label(k, n)) <= 16
-            assert len(S.fit("ON 500", PT.pays(prof, k, n))) == 16
+        t = Table(prof)
+        for k in prof["offered"]:
+            for n in W.NUMBERS.get(k) or NAV.numbers(k, t):
+                assert len(PT.label(k, n)) <= 16
+                assert len(S.fit("ON 500", PT.pays(prof, k, n))) == 16
 
 
 def test_render_draws_dice_pips():

@@ -161,9 +161,10 @@ def _hardware_board(display, spi_bytes, flash=None):
 
 
 def test_hardware_board_reports_display_and_chain_instead_of_raising():
-    tie_ok = bytes((0xFF, 0xFF, 0xFF & ~(1 << 5)))  # D5 of U3 low (tied to GND)
+    # four chips since issue 11 (U4: the group keys, NUMBER, MYBETS), idle high
+    tie_ok = bytes((0xFF, 0xFF, 0xFF & ~(1 << 5), 0xFF))  # D5 of U3 low (tied to GND)
     b = _hardware_board(_DeadDisplay(), tie_ok)
     assert b.faults() == [F.DISPLAY, F.JOURNAL]
-    for stuck in (b"\xff\xff\xff", b"\x00\x00\x00"):  # MISO floating high / shorted low
+    for stuck in (b"\xff\xff\xff\xff", b"\x00\x00\x00\x00"):  # MISO floating high / shorted low
         assert F.INPUTS in _hardware_board(_DeadDisplay(), stuck).faults()
     assert ShiftInputs(_Spi(tie_ok), lambda v: None).answers()

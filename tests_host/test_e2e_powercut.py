@@ -17,9 +17,9 @@ from firmware.cabinet.drive import Driver
 from test_e2e_session import make, check
 
 SESSION = (
-    "bill 20", "press CHIP", "press BET_UP", "press NEXT 4", "press BET_UP",
-    "roll", "wait 3000", "press PREV 4", "press BET_UP", "coin 2", "roll",
-    "cocked 1000", "press ROLL", "wait 9000", "cocked 0", "result", "door", "wait 2000",
+    "bill 20", "press CHIP", "press BET_UP", "press PROPS", "press BET_UP",
+    "roll", "wait 3000", "press LINE", "press BET_UP", "coin 2", "roll",
+    "cocked 1000", "press BET_UP", "press ROLL", "wait 9000", "cocked 0", "result", "door", "wait 2000",
     "door", "press REPEAT", "roll", "wait 2000", "press CASHOUT", "bill 5",
     "press BET_UP", "result", "wait 4000",
 )

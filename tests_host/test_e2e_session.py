@@ -134,6 +134,18 @@ def test_money_bet_roll_cashout_ticket():
             d.press("BET_UP")
         d.wait_result()
     check(d, sh)
+    # cashout waits for a contract bet in play (README: cashout with bets in play)
+    pas = led.table.find(W.PASS)
+    if pas is not None and led.table.in_contract(pas):
+        d.run(5000)
+        d.press("CASHOUT")
+        assert d.on_screen("NO CASHOUT YET") and not b.printer.tickets
+        assert led.table.find(W.PASS) is pas
+    for _ in range(30):
+        if not led.table.bets:
+            break
+        d.wait_result()
+    assert not led.table.bets
     credits = led.table.credits
     d.run(5000)
     if credits:
@@ -166,11 +178,11 @@ def test_buttons_select_odds_onoff_repeat_clear():
     d.press("BET_UP", 2)                       # pass 2
     d.press("ODDS")
     assert d.on_screen("Only after")           # point off
-    d.press("NEXT", 3)                         # dont pass, come, dont come ... then place
-    while d.ctl.player.sel[0] != W.PLACE:
-        d.press("NEXT")
+    # (was NEXT x8 through a linear list: navigation is by group keys now)
+    d.press("PLACE")                           # the place/buy/lay group
     assert d.ctl.player.sel == (W.PLACE, 4)
-    d.press("NEXT", 2)
+    d.press("NUMBER")
+    d.press("PLACE")                           # after NUMBER: the key with 6 on it
     assert d.ctl.player.sel == (W.PLACE, 6)
     assert d.on_screen("Place 6")
     assert d.on_screen("7:6")
@@ -191,14 +203,14 @@ def test_buttons_select_odds_onoff_repeat_clear():
     assert not led.table.bets
     d.press("PREV")
     d.press("HELP")
-    assert d.on_screen("PAYS")
+    assert d.on_screen("PAYS Table")           # (the betting screen shows PAYS n:n too)
     d.press("NEXT")
     assert d.on_screen("2/")
     d.press("HELP")
-    assert not d.on_screen("PAYS")
+    assert not d.on_screen("PAYS Table")
     # pass line, then roll until a point, then odds
-    while d.ctl.player.sel != (W.PASS, 0):
-        d.press("NEXT")
+    d.press("LINE")
+    assert d.ctl.player.sel == (W.PASS, 0)
     d.press("BET_UP", 2)
     rolls = 0
     while led.table.point == 0 and rolls < 20:

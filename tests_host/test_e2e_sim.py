@@ -11,16 +11,18 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, "tools", "sim")
 
-SCRIPT = """# money in, bets, roll, cashout
+SCRIPT = """# money in, bets, roll (a 7: the pass bet is decided, cashout may go), cashout
 bill 20
 expect CR 20
 press CHIP
 press BET_UP
 expect ON 5
-press NEXT
+press PROPS
 press BET_UP
+expect Field
+dice 3 4
 roll
-expect ROLL
+expect ROLL 7
 wait 6000
 press CASHOUT
 wait 300
@@ -42,7 +44,8 @@ def test_headless_session_micropython(tmp_path):
     out = r.stdout
     assert "|CR 20" in out and "SHAKING DICE" in out and "TICKET PRINTED" in out
     assert out.count("--- t=") > 10
-    r2 = sim(tmp_path, "screen\nexpect CR 0\n", "--seed", "4")
+    # resumed from the flash: cashed out with nothing left on the table
+    r2 = sim(tmp_path, "screen\nexpect INSERT MONEY\n", "--seed", "4")
     assert r2.returncode == 0, r2.stdout
 
 

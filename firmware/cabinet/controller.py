@@ -38,7 +38,8 @@ _load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reas
        "firmware.store.events", "firmware.store.config", "firmware.store.meters",
        "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
        "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
-       "firmware.cabinet.paytext", "firmware.cabinet.player", "firmware.cabinet.screens",
+       "firmware.cabinet.paytext", "hal.buttons", "firmware.cabinet.nav",
+       "firmware.cabinet.player", "firmware.cabinet.screens",
        "firmware.cabinet.render", "firmware.timefmt"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import printer as PR
@@ -62,6 +63,7 @@ _IDLE_MS = const(3000)       # no input for this long: journal maintenance may r
 HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
 MSG_MS = const(3000)
+_DEFER_MAX = const(4)        # keys kept while a result must stay on screen
 
 
 _BASIC_ROOM = const(65536)   # heap free after boot to load the basic audit at boot
@@ -124,9 +126,14 @@ class Controller:
         self.boot_status = self.store.boot(self.now_s())
         if not getattr(self.clock, "valid", True) and not self.store.critical:
             self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
+        self.profile_refused = ""  # why a requested profile was not taken
         if profile and not self.store.critical and \
                 self.store.ledger.config["profile"] != profile:
-            self.store.set_config(self.now_s(), "profile", profile)
+            code = self.store.set_config(self.now_s(), "profile", profile)
+            if code != R.OK:
+                self.profile_refused = "NO PROFILE %s\n%s" % (
+                    profile[:6], "MONEY ON STATION" if code == L.MONEY_ON_TABLE
+                    else "UNKNOWN PROFILE")
         self.money = MoneyIn(board.money, now)
         self.game = Game(self.store, board, now)
         self.player = Player()
@@ -141,6 +148,9 @@ class Controller:
         self._rx = bytearray(64)
         self._msg = ""
         self._msg_until = now
+        self._deferred = []        # keys pressed while a result must stay up
+        self._notice = None        # full-screen list (REPEAT refusals), until a key
+        self._notice_until = now
         self._last_input = now
         self._last_refresh = now
         self._rolls_seen = self.game.rolls
@@ -172,6 +182,8 @@ class Controller:
             from firmware.sas.machine import start
             self.sas = start(self)
         self._update_inhibit()
+        if self.profile_refused:
+            self.say(self.profile_refused, now, 10000)
 
     # ---- small helpers ---------------------------------------------------
     def now_s(self):
@@ -188,6 +200,17 @@ class Controller:
         self._msg = text
         self._msg_until = ticks_add(now_ms, ms)
         self.dirty = True
+
+    def notice(self, lines, ms=8000):
+        """A full screen of lines (at most 8) until a key or `ms` passes."""
+        self._notice = lines
+        self._notice_until = ticks_add(self.clock.ticks_ms(), ms)
+        self.dirty = True
+
+    def notice_lines(self, now_ms):
+        if self._notice is not None and ticks_diff(self._notice_until, now_ms) > 0:
+            return self._notice
+        return None
 
     def message(self, now_ms):
         """The message to show now: the player's newest, else the game's."""
@@ -225,6 +248,11 @@ class Controller:
         b.watchdog.feed()
         if not self.inputs_dead:  # a dead chain reads garbage
             self._switches(now_ms)
+            if self._deferred and not self.game.result_locked(now_ms):
+                codes = self._deferred
+                self._deferred = []
+                for code in codes:
+                    self._button(code, now_ms)
             for code in b.buttons.poll(now_ms):
                 self._button(code, now_ms)
         if self.audit_mode and self.menu is not None:
@@ -233,6 +261,10 @@ class Controller:
             except Exception as exc:
                 self._menu_failed(exc, now_ms)
         self.game.step(now_ms, self.now_s(), self.audit_mode or b.audit_key.value() == 1)
+        if self.game.rolling():
+            # bets closed: nothing may stand between the player and the roll
+            self.player.close_pages()
+            self._notice = None
         if self.game.rolls != self._rolls_seen:
             self._rolls_seen = self.game.rolls
             self._on_result()
@@ -263,8 +295,9 @@ class Controller:
             self.dirty = True
         key = b.audit_key.value() == 1
         if key and not self.audit_mode:
-            # never mid-roll, never with a bill half counted
-            if not self.game.rolling() and not self.money.busy():
+            # never mid-roll, never over a result, never with a bill half counted
+            if not self.game.rolling() and not self.money.busy() \
+                    and not self.game.result_locked(now_ms):
                 self._enter_audit(now_ms)
         elif not key and self.audit_mode:
             self._leave_audit(now_ms)
@@ -278,7 +311,7 @@ class Controller:
             store.event(self.now_s(), E.AUDIT_ON)
         self.audit_mode = True
         self.board.money.inhibit(True)
-        self.player.help_page = -1
+        self.player.close_pages()
         self.menu = None
         if self.audit:
             menu, why = _audit_class(self.menu_module, "Menu")
@@ -344,7 +377,15 @@ class Controller:
             return
         if self.store.critical:
             return
-        self.game.end_result()
+        g = self.game
+        if g.result_locked(now_ms):
+            # the result is read first; the keys act once its time is up
+            if len(self._deferred) < _DEFER_MAX:
+                self._deferred.append(code)
+            return
+        g.pressed_ms = now_ms
+        g.end_result()
+        self._notice = None
         text = self.player.on_button(code, self, now_ms)
         if text:
             self.say(text, now_ms)
@@ -353,7 +394,7 @@ class Controller:
 
     def _on_result(self):
         led = self.store.ledger
-        self.last_win = screens.win_of(led.last_game)
+        self.last_win = screens.net_of(led.last_game)
         faces = self.game.last_faces
         self.history.insert(0, faces[0] + faces[1])
         if len(self.history) > HISTORY:
@@ -416,14 +457,20 @@ class Controller:
         attendant reprints it (same validation number) or pays it by hand."""
         store = self.store
         led = store.ledger
-        amount = led.table.credits
-        if amount <= 0:
-            return reason_message(R.NO_CREDITS)
         why = led.suspended()
         # a host shutdown (SAS 01) leaves cash out possible (SAS 6.02 7.4.1)
         if (why and why != L.DISABLED) or self.game.rolling() or led.phase != L.BETTING:
             return reason_message(R.LOCKED)
         now = self.now_s()
+        if led.table.bets:  # README: cashout with bets in play
+            from firmware.cabinet.player import pages, forget_pages
+            text = pages().take_down_all(self, now)
+            forget_pages()
+            if text:
+                return text
+        amount = led.table.credits
+        if amount <= 0:
+            return reason_message(R.NO_CREDITS)
         pr = self.board.printer
         try:
             st = pr.status()

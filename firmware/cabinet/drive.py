@@ -5,21 +5,25 @@ Script language (headless simulator), one command a line, '#' comments:
   press NAME [N]      button (hal.buttons names: NEXT PREV CHIP BET_UP ...) N times
   bill N | coin N     N pulses from the bill validator / coin acceptor
   wait MS             run the cabinet for MS milliseconds
-  roll                press ROLL and wait until the result is shown
-  result              wait until the result is shown (timer runs out)
+  roll                press ROLL, wait until the result was shown its minimum time
+  result              the same without pressing ROLL (the timer runs out)
+  shown               wait until a result is committed and on screen (no more)
   door | tilt | key   toggle the door / tilt switch / audit key
   logic | cashbox     toggle the logic area door / cash box door
   ticket              print the newest ticket as the paper shows it (barcode too)
   paper | fault       toggle printer paper-out / fault
   motor               toggle a shaker motor failure
   cocked P | stuck P | flicker P   dome irregularity rates (per mille)
+  dice A B            the next roll comes up A and B (mock dome)
   expect TEXT         fail (exit 1) unless TEXT is on the screen
+  absent TEXT         fail (exit 1) if TEXT is on the screen
   screen              print the screen now
   quit                stop here (as if the power was cut)
 """
 from hal import buttons as B
 from hal import printer as PR
 from firmware.cabinet import game as G
+from firmware.cabinet.render import plain
 
 STEP_MS = 10
 _BY_NAME = {}
@@ -83,8 +87,11 @@ class Driver:
         g = self.ctl.game
         rolls = g.rolls
         self.until(lambda: g.rolling(), limit_ms)
-        return self.until(lambda: g.rolls != rolls or not g.rolling(), limit_ms) \
+        done = self.until(lambda: g.rolls != rolls or not g.rolling(), limit_ms) \
             and g.rolls != rolls
+        if done:  # the player has read it: keys act again
+            self.until(lambda: not g.result_locked(self.board.clock.ticks_ms()), limit_ms)
+        return done
 
     def roll(self):
         self.press("ROLL")
@@ -92,10 +99,10 @@ class Driver:
 
     def screen_text(self):
         lines = self.ctl.lines or ()
-        return "\n".join("|%-16s|" % l for l in lines)
+        return "\n".join("|%-16s|" % plain(l) for l in lines)
 
     def on_screen(self, text):
-        return any(text in l for l in (self.ctl.lines or ()))
+        return any(text in plain(l) for l in (self.ctl.lines or ()))
 
     # ---- scripts --------------------------------------------------------------
     def command(self, line, echo=None):
@@ -121,6 +128,10 @@ class Driver:
             self.roll()
         elif cmd == "result":
             self.wait_result()
+        elif cmd == "shown":
+            g = self.ctl.game
+            rolls = g.rolls
+            self.until(lambda: g.rolls != rolls, 120000)
         elif cmd in ("door", "tilt", "logic", "cashbox"):
             getattr(b, cmd + ("_door" if cmd in ("logic", "cashbox") else "")).toggle()
             self.run(200)
@@ -142,12 +153,15 @@ class Driver:
             b.dome.motor_fail = not b.dome.motor_fail
         elif cmd in ("cocked", "stuck", "flicker"):
             setattr(b.dome, cmd + "_permille", int(arg))
-        elif cmd == "expect":
+        elif cmd == "dice":
+            b.dome.forced.append((int(arg), int(words[2])))
+        elif cmd in ("expect", "absent"):
             text = line.split(None, 1)[1] if len(words) > 1 else ""
-            if not self.on_screen(text):
+            if self.on_screen(text) != (cmd == "expect"):
                 self.failures += 1
                 if echo is not None:
-                    echo("EXPECT FAILED: %r not on screen" % text)
+                    echo("EXPECT FAILED: %r %s screen" % (
+                        text, "not on" if cmd == "expect" else "on"))
                     echo(self.screen_text())
         elif cmd == "screen":
             if echo is not None:

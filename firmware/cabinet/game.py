@@ -16,7 +16,14 @@ so the outcome stays fair).
 
 The timer runs only while bets are on the table: with no bets the cabinet
 waits in betting (attract when there are no credits either) instead of
-rolling an empty table. It pauses while play is suspended.
+rolling an empty table. It pauses while play is suspended, while the last
+result is on screen, and while the player pressed a button in the last
+_PRESS_HOLD_MS, the last only as long as the whole betting period stays
+within `bet_timer_max_s` (configuration): a player still choosing is not
+rushed, a player leaning on a button cannot stop the game.
+
+A result stays on screen at least _RESULT_MIN_MS: no key, page or audit
+key takes it away before (`result_locked`).
 """
 from micropython import const
 from hal.ticks import ticks_diff, ticks_add
@@ -37,6 +44,10 @@ _RAMP_MS = const(500)        # soft start
 _JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
 _SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
 _RESULT_MS = const(4000)     # result screen (scrolls if longer)
+_RESULT_MIN_MS = const(3000)  # nothing hides a result before this
+RESULT_ROWS = const(2)       # settled bets per result page
+RESULT_PAGE_MS = const(2000)
+_PRESS_HOLD_MS = const(3000)  # a press this recent holds the bet timer
 
 
 class Game:
@@ -45,6 +56,8 @@ class Game:
         self.board = board
         self.state = BETTING
         self.remaining_ms = -1      # bet timer; -1 = not running
+        self.period_ms = 0          # this betting period's length so far
+        self.pressed_ms = None      # ticks of the player's last button press
         self._last_ms = now_ms
         self.roll_request = False
         self.shake_ms = 0
@@ -167,14 +180,18 @@ class Game:
                 self.changed = True
             self.roll_request = False
             return
-        if led.suspended() or hold:
+        if led.suspended() or hold or self.showing_result(now_ms):
             return  # timer paused
         if self.remaining_ms < 0:
             self.remaining_ms = led.config["bet_timer_s"] * 1000
+            self.period_ms = 0
             self.changed = True
             return
         before = self.countdown_s()
-        self.remaining_ms -= dt if dt > 0 else 0
+        if dt > 0:
+            self.period_ms += dt
+            if not self.player_holds(now_ms, led.config["bet_timer_max_s"] * 1000):
+                self.remaining_ms -= dt
         if self.remaining_ms < 0:
             self.remaining_ms = 0
         if self.countdown_s() != before:
@@ -182,6 +199,12 @@ class Game:
         if self.remaining_ms == 0 or self.roll_request:
             self.roll_request = False
             self._close(now_ms, now_s)
+
+    def player_holds(self, now_ms, max_ms):
+        """True while a recent press holds the timer (within the maximum)."""
+        p = self.pressed_ms
+        return (p is not None and ticks_diff(now_ms, p) < _PRESS_HOLD_MS
+                and self.period_ms + self.remaining_ms < max_ms and not self.roll_request)
 
     def _close(self, now_ms, now_s):
         led = self.store.ledger
@@ -277,8 +300,8 @@ class Game:
         self._last_ms = now_ms
         self.result_at = now_ms
         n = len(led.last_game or ())
-        pages = (n + 3) // 4
-        self.result_until = ticks_add(now_ms, _RESULT_MS if pages <= 2 else pages * _RESULT_MS // 2)
+        pages = (n + RESULT_ROWS - 1) // RESULT_ROWS
+        self.result_until = ticks_add(now_ms, max(_RESULT_MS, pages * RESULT_PAGE_MS))
         self.changed = True
 
     def _irregular(self, why, limit, lock, text, now_ms, now_s):
@@ -305,6 +328,11 @@ class Game:
 
     def showing_result(self, now_ms):
         return self.result_until is not None and ticks_diff(self.result_until, now_ms) > 0
+
+    def result_locked(self, now_ms):
+        """True during the result's minimum time on screen."""
+        return self.showing_result(now_ms) and \
+            ticks_diff(now_ms, self.result_at) < _RESULT_MIN_MS
 
     def end_result(self):
         if self.result_until is not None:

@@ -1,4 +1,6 @@
-"""Pay ratios as short text, from the profile data (selected wager, help pages).
+"""Pay ratios and money as short text, from the profile data (selected
+wager, help pages). Every amount on the player screens is formatted by
+money()/signed(), so a change of money unit touches those two only.
 
 Pure functions over a profile dict (firmware.rules.profiles.get) so the help
 pages always follow the rules the engine settles with.
@@ -6,6 +8,16 @@ pages always follow the rules the engine settles with.
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
 from firmware import forget
+
+
+def money(n):
+    """An amount held or staked: '25'."""
+    return "%d" % n
+
+
+def signed(n):
+    """A net result: '+25', '-5', '0'."""
+    return "+%d" % n if n > 0 else "%d" % n
 
 
 def ratio(r):

@@ -1,49 +1,32 @@
-"""Player buttons -> store actions. Every refusal becomes a message.
+"""Player buttons -> store actions and pages. Every refusal becomes a message.
 
-Selection: NEXT/PREV step through the wagers the profile offers, numbers as
-sub-steps (Place 4..10, Hardway 4..10, Hop 1-1..6-6); odds bets and come
-bets that travelled to a number appear right after their line bet while
-they are on the table. CHIP cycles the chip value; BET_UP/BET_DOWN add or
-take a chip on the selection; ODDS adds a chip to the odds of the selected
-line/come bet; ONOFF toggles working; REPEAT re-places the last period's
-bets; CLEAR takes this period's bets back; ROLL ends the timer; CASHOUT;
-HELP opens the pay-table pages (NEXT/PREV turn pages, HELP closes).
+Selection (firmware/cabinet/nav.py): the six group keys pick the layout's
+areas, NEXT/PREV step inside the area, NUMBER then a group key picks the box
+number printed on the key. CHIP cycles the chip value; BET_UP/BET_DOWN add
+or take a chip on the selection; ODDS adds a chip to the odds of the selected
+line/come bet; ONOFF toggles working; REPEAT puts back the last period's new
+bets that are not on the table; CLEAR takes this period's bets back; ROLL
+ends the timer; CASHOUT.
+
+Pages over the betting screen: HELP (pay tables), MYBETS (every bet on the
+layout; NEXT/PREV move the cursor, BET_DOWN takes that bet down, ONOFF calls
+it ON/OFF, BET_UP adds a chip; MYBETS again shows the roll statistics, once
+more closes). NEXT/PREV turn pages; any other key closes the page and acts.
 """
 from micropython import const
 from hal import buttons as B
+from hal.ticks import ticks_diff, ticks_add
 from firmware.rules import wagers as W
 from firmware.rules import reasons as R
+from firmware import forget
+from firmware.cabinet import nav
 
 CHIPS = (1, 5, 25, 100)
 MSG_MS = const(3000)
-_LINES = (W.PASS, W.DONT_PASS, W.COME, W.DONT_COME)
-
-
-def _each(profile, table):
-    """Selectable (kind, number) pairs for this profile and table, one by one:
-    checking a selection after every roll then builds no list."""
-    for k in profile["offered"]:
-        if k in W.ODDS_BASE:
-            continue
-        nums = W.NUMBERS.get(k)
-        if nums:
-            for n in nums:
-                yield (k, n)
-        else:
-            yield (k, 0)
-        if k in _LINES:
-            odds = W.BASE_ODDS[k]
-            for b in table.bets:
-                if b[0] == k and b[1]:
-                    yield (k, b[1])
-            for b in table.bets:
-                if b[0] == odds:
-                    yield (odds, b[1])
-
-
-def entries(profile, table):
-    """Selectable (kind, number) pairs for this profile and table."""
-    return list(_each(profile, table))
+BETTING = const(0)
+HELP = const(1)
+MYBETS = const(2)
+STATS = const(3)
 
 
 def message(code):
@@ -66,31 +49,32 @@ class Player:
     def __init__(self):
         self.sel = (W.PASS, 0)
         self.chip_i = 0
-        self.help_page = -1     # -1: not in help
+        self.page = BETTING
+        self.page_i = 0         # help page / MY BETS cursor
         self._help = None       # cached pages
+        self.armed_until = None  # NUMBER pressed: group keys pick numbers until then
+        self.die = 0            # first die of a hop being picked
         self.changed = True
 
     @property
     def chip(self):
         return CHIPS[self.chip_i]
 
-    def _move(self, table, profile, d):
-        lst = entries(profile, table)
-        if not lst:
-            return
-        try:
-            i = lst.index(self.sel)
-        except ValueError:
-            i = -1 if d > 0 else 0
-        self.sel = lst[(i + d) % len(lst)]
-
     def fix_selection(self, table, profile):
         """After a roll or a profile change the selection may be gone."""
-        if self.sel not in _each(profile, table):
-            kind, num = self.sel
-            base = W.ODDS_BASE.get(kind, kind)
-            self.sel = (base, 0) if (base, 0) in _each(profile, table) else \
-                entries(profile, table)[0]
+        self.sel = nav.fix(self.sel, profile, table)
+
+    def close_pages(self):
+        if self.page != BETTING or self.armed_until is not None:
+            if self.page != HELP:
+                forget_pages()
+            self.page = BETTING
+            self.armed_until = None
+            self.die = 0
+            self.changed = True
+
+    def armed(self, now_ms):
+        return self.armed_until is not None and ticks_diff(self.armed_until, now_ms) > 0
 
     def help_pages(self, profile):
         if self._help is None or self._help[0] is not profile:
@@ -101,31 +85,29 @@ class Player:
     def on_button(self, code, ctl, now_ms):
         """Handles one press; returns the message to show ('' = none)."""
         self.changed = True
-        store = ctl.store
-        led = store.ledger
-        table = led.table
-        profile = table.p
-        now = ctl.now_s()
-        if self.help_page >= 0:
-            pages = self.help_pages(profile)
-            if code == B.NEXT:
-                self.help_page = (self.help_page + 1) % len(pages)
-                return ""
-            if code == B.PREV:
-                self.help_page = (self.help_page - 1) % len(pages)
-                return ""
-            self.help_page = -1
-            if code == B.HELP:
-                return ""
+        table = ctl.store.ledger.table
+        if self.page != BETTING:
+            done, text = self._on_page(code, ctl, table)
+            if self.page == BETTING:
+                forget_pages()
+            if done:
+                return text
+            self.page = BETTING
         if code == B.HELP:
-            self.help_page = 0
+            self.page = HELP
+            self.page_i = 0
             return ""
-        if code == B.NEXT:
-            self._move(table, profile, 1)
+        if code == B.MYBETS:
+            self.page = MYBETS
+            self.page_i = 0
+            pages().cursor_sel(self, table)
             return ""
-        if code == B.PREV:
-            self._move(table, profile, -1)
-            return ""
+        armed = self.armed(now_ms)
+        if code != B.NUMBER and code not in B.GROUP_KEYS:
+            self.armed_until = None
+            self.die = 0
+        if code in B.GROUP_KEYS or code == B.NUMBER or code == B.NEXT or code == B.PREV:
+            return self._navigate(code, armed, table, now_ms)
         if code == B.CHIP:
             self.chip_i = (self.chip_i + 1) % len(CHIPS)
             return ""
@@ -133,42 +115,89 @@ class Player:
             return ctl.cashout(now_ms)
         if ctl.game.rolling():
             return "BETS CLOSED\nwait for result"
-        kind, number = self.sel
+        return self.act(code, ctl, table, self.sel)
+
+    # ---- selection -------------------------------------------------------
+    def _navigate(self, code, armed, table, now_ms):
+        profile = table.p
+        sel = self.sel
+        if code == B.NEXT or code == B.PREV:
+            self.sel = nav.step(sel, 1 if code == B.NEXT else -1, profile, table)
+            return ""
+        if code == B.NUMBER:
+            if armed:
+                sel = nav.next_number(sel, table)
+            elif nav.numbers(sel[0], table)[0] == 0 and len(nav.numbers(sel[0], table)) == 1:
+                return "NO NUMBER FOR\nTHIS BET"
+            self.sel = sel
+            self.armed_until = ticks_add(now_ms, nav.ARMED_MS)
+            self.die = 0
+            return self._number_prompt()
+        g = B.GROUP_KEYS.index(code)
+        if armed:
+            new, self.die = nav.pick(sel, g, self.die, table)
+            if self.die:
+                self.armed_until = ticks_add(now_ms, nav.ARMED_MS)
+                return "HOP: DIE 1 = %d\nDIE 2? key 1-6" % self.die
+            self.armed_until = None
+            if new is None:
+                return "NO %s\nON %d" % (W.LABELS[sel[0]][:13], nav.BOX[g])
+            self.sel = new
+            return ""
+        new = nav.group_key(sel, g, profile, table)
+        if new is None:
+            return "NO %s BETS\nIN THIS GAME" % nav.GROUPS[g][1]
+        self.sel = new
+        return ""
+
+    def _number_prompt(self):
+        if self.sel[0] == W.HOP:
+            return "HOP: DIE 1?\nkey 1-6"
+        return "NUMBER: key\n4 5 6 8 9 10"
+
+    # ---- bets ------------------------------------------------------------
+    def act(self, code, ctl, table, sel):
+        store = ctl.store
+        now = ctl.now_s()
+        kind, number = sel
         if code == B.BET_UP:
-            return self._result(store.bet(now, kind, self.chip, number))
+            return self.result(store.bet(now, kind, self.chip, number))
         if code == B.BET_DOWN:
             bet = table.find(kind, number)
             if bet is None:
                 return message(R.NO_BET)
             take = 0 if self.chip >= bet[2] else self.chip
-            return self._result(store.remove(now, kind, number, take))
+            return self.result(store.remove(now, kind, number, take))
         if code == B.ONOFF:
-            bet = table.find(kind, number)
-            if bet is None:
-                return message(R.NO_BET)
-            on = not table.working(bet)
-            code = store.working(now, kind, number, on)
-            if code == R.OK:
-                return "BET WORKING ON" if on else "BET OFF"
-            return message(code)
+            return self._onoff(store, table, now, kind, number)
         if code == B.ODDS:
             return self._odds(store, table, now, kind, number)
         if code == B.REPEAT:
-            return self._repeat(store, ctl.game.repeat, now)
+            return self._repeat(ctl, table, now)
         if code == B.CLEAR:
             if not any(b[5] for b in table.bets):
                 return "NOTHING TO CLEAR"
-            return self._result(store.clear(now), "BETS CLEARED")
+            return self.result(store.clear(now), "BETS CLEARED")
         if code == B.ROLL:
             if not table.bets:
                 return "PLACE A BET\nTO ROLL"
-            if led.suspended():
+            if store.ledger.suspended():
                 return message(R.LOCKED)
             ctl.game.request_roll()
             return ""
         return ""
 
-    def _result(self, code, ok=""):
+    def _onoff(self, store, table, now, kind, number):
+        bet = table.find(kind, number)
+        if bet is None:
+            return message(R.NO_BET)
+        on = not table.working(bet)
+        code = store.working(now, kind, number, on)
+        if code == R.OK:
+            return "BET WORKING ON" if on else "BET OFF"
+        return message(code)
+
+    def result(self, code, ok=""):
         return ok if code == R.OK else message(code)
 
     def _odds(self, store, table, now, kind, number):
@@ -190,13 +219,51 @@ class Player:
         code = store.bet(now, odds, self.chip, number)
         if code == R.OK:
             self.sel = (odds, number)
-        return self._result(code)
+        return self.result(code)
 
-    def _repeat(self, store, rep, now):
+    def _repeat(self, ctl, table, now):
+        """The last period's new bets that are not on the table now, each
+        placed if it can be; the refused ones are listed with the reason."""
+        rep = ctl.game.repeat
         if not rep:
             return "NO BETS TO\nREPEAT"
+        placed = 0
+        refused = []
         for kind, number, amount in rep:
-            code = store.bet(now, kind, amount, number)
-            if code != R.OK:
-                return message(code)
-        return "BETS REPEATED"
+            if table.find(kind, number) is not None:
+                continue  # still up: repeating it would double it
+            code = ctl.store.bet(now, kind, amount, number)
+            if code == R.OK:
+                placed += 1
+            else:
+                refused.append((kind, number, amount, code))
+        if not refused:
+            return "REPEATED %d BET%s" % (placed, "" if placed == 1 else "S") if placed \
+                else "BETS ALREADY UP"
+        ctl.notice(pages().repeat_notice(placed, refused))
+        forget_pages()
+        return ""
+
+    # ---- pages -----------------------------------------------------------
+    def _on_page(self, code, ctl, table):
+        """(handled, message) for a key while a page is open."""
+        if self.page != HELP:
+            return pages().on_key(self, code, ctl, table)
+        if code == B.NEXT or code == B.PREV:
+            d = 1 if code == B.NEXT else -1
+            self.page_i = (self.page_i + d) % len(self.help_pages(table.p))
+            return True, ""
+        if code == B.HELP:
+            self.page = BETTING
+            return True, ""
+        return False, ""
+
+
+def pages():
+    """firmware.cabinet.pages, loaded while MY BETS / statistics are used."""
+    from firmware.cabinet import pages as P
+    return P
+
+
+def forget_pages():
+    forget("firmware.cabinet.pages")

@@ -1,4 +1,5 @@
-"""Screen text: cabinet state -> 8 lines of at most 16 characters.
+"""Screen text: cabinet state -> up to 8 lines of at most 16 characters
+(fewer when a line uses render's 2x/3x scale marks).
 
 Pure: reads the controller's state (store.ledger, game, player, messages)
 and returns (lines, dice, invert); nothing here draws or changes state, so
@@ -9,7 +10,10 @@ from firmware.rules import wagers as W
 from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
 from firmware.store import ledger as L
 from firmware.cabinet import game as G
-from firmware.cabinet.paytext import label, pays, short
+from firmware.cabinet.paytext import label, pays, short, money, signed
+from firmware.cabinet import nav
+from firmware.cabinet import player as PL
+from firmware.cabinet import render as R
 
 W16 = 16
 _RES = ("", "WIN", "LOSE", "PUSH", "BACK")
@@ -45,39 +49,47 @@ def puck(table):
 
 
 def history_line(hist):
-    """Recent roll totals, newest first, as many as fit."""
-    out = "H"
+    """Recent roll totals, newest first, as many as fit, labelled."""
+    out = "LAST"
     for t in hist:
         s = " %d" % t
         if len(out) + len(s) > W16:
             break
         out += s
-    return out
+    return out if hist else ""
+
+
+def net_one(s):
+    """What one settled bet did to the player: winnings, or minus the stake."""
+    return s[4] - s[2]
 
 
 def bet_line(s):
-    """One settled/returned bet as a display line."""
-    kind, number, amount, res, paid = s[0], s[1], s[2], s[3], s[4]
-    name = short(kind, number, 7)
-    if res == WIN:
-        right = "+%d" % (paid - amount)
-    elif res == LOSE:
-        right = "-%d" % amount
-    else:
-        right = "%d" % paid
-    return fit("%-7s %s" % (name, _RES[res]), right)
+    """One settled/returned bet as a display line with its own net."""
+    kind, number, res = s[0], s[1], s[3]
+    name = short(kind, number, 8)
+    net = net_one(s)
+    right = signed(net) if res in (WIN, LOSE) else money(s[4])
+    return fit("%-8s %s" % (name, _RES[res]), right)
 
 
-def win_of(settled):
-    """Credits returned to the player by a roll (stakes included)."""
+def net_of(settled):
+    """Net result of a roll for the player: paid back minus staked, over
+    every bet it decided (a returned stake nets 0, not a win)."""
     total = 0
     for s in settled or ():
-        total += s[4]
+        total += net_one(s)
     return total
 
 
+def point_change(before, after):
+    if before == after:
+        return "PT %s" % (after or "OFF")
+    return "PT %s>%s" % (before or "OFF", after or "OFF")
+
+
 def build(ctl, now_ms):
-    """(lines, dice or None, inverted row or -1) for the current state."""
+    """(lines, dice or None, inverted line or -1) for the current state."""
     store = ctl.store
     led = store.ledger
     table = led.table
@@ -98,15 +110,21 @@ def build(ctl, now_ms):
         return rolling_screen(ctl, now_ms), None, -1
     if led.door_open or led.tilt:
         return suspended_screen(led), None, 0
-    p = ctl.player
-    if p.help_page >= 0:
-        pages = p.help_pages(table.p)
-        return pages[p.help_page % len(pages)], None, -1
     if game.showing_result(now_ms) and led.last_game is not None:
-        return result_screen(ctl, now_ms), game.last_faces, -1
+        d1, d2 = game.last_faces or (0, 0)
+        return result_screen(ctl, now_ms), (d1, d2, 1), -1
+    notice = ctl.notice_lines(now_ms)
+    if notice is not None:
+        return notice, None, 0
+    p = ctl.player
+    if p.page == PL.HELP:
+        pages = p.help_pages(table.p)
+        return pages[p.page_i % len(pages)], None, -1
+    if p.page != PL.BETTING:
+        return PL.pages().screen(ctl, now_ms)
     if table.credits == 0 and not table.bets and not ctl.message(now_ms):
         return attract_screen(ctl), game.last_faces, -1
-    return betting_screen(ctl, now_ms), None, 3
+    return betting_screen(ctl, now_ms), None, 2
 
 
 def critical_screen():
@@ -180,25 +198,32 @@ def attract_screen(ctl):
     led = ctl.store.ledger
     last = ctl.game.last_faces
     lines = ["BUBBLE", "CRAPS", "", center("INSERT MONEY"), center(puck(led.table)), "",
-             "LAST %d+%d=%d" % (last[0], last[1], last[0] + last[1]) if last else "",
+             "LAST ROLL %d+%d=%d" % (last[0], last[1], last[0] + last[1]) if last else "",
              history_line(ctl.history)]
     return lines
 
 
 def result_screen(ctl, now_ms):
+    """The roll: total (3x) beside large dice, the point, the roll's net
+    (2x), then each settled bet with its own net, two at a time."""
     led = ctl.store.ledger
     game = ctl.game
     d1, d2 = game.last_faces or (0, 0)
     settled = led.last_game or ()
-    won = win_of(settled)
-    lines = ["ROLL %d+%d" % (d1, d2), "= %d" % (d1 + d2), puck(led.table)[:10],
-             fit("WIN %d" % won if won else "NO WIN", "CR %d" % led.table.credits)]
+    net = net_of(settled)
+    word = "WIN" if net > 0 else ("LOST" if net < 0 else "NET")
+    last = led.recall.roll(0)
+    before = last[2] if last else led.table.point
+    lines = [fit("CR " + money(led.table.credits), point_change(before, led.table.point)),
+             "ROLL" + R.SCALE3 + "%d" % (d1 + d2),
+             word + R.SCALE2 + signed(net)]
     if not settled:
-        lines += ["", center("BETS STAY UP"), "", ""]
+        lines += [center("NO BET DECIDED"), center("BETS STAY UP")]
         return lines
-    pages = (len(settled) + 3) // 4
-    page = (ticks_diff(now_ms, game.result_at) // 2000) % pages
-    for i in range(page * 4, page * 4 + 4):
+    rows = G.RESULT_ROWS
+    pages = (len(settled) + rows - 1) // rows
+    page = (ticks_diff(now_ms, game.result_at) // G.RESULT_PAGE_MS) % pages
+    for i in range(page * rows, page * rows + rows):
         lines.append(bet_line(settled[i]) if i < len(settled) else "")
     return lines
 
@@ -219,21 +244,23 @@ def betting_screen(ctl, now_ms):
         timer = "T --"
     else:
         timer = "NO BET"
-    last = ctl.last_win
-    lines = [fit("CR %d" % table.credits, "BET %d" % table.on_table()),
-             fit("WIN %d" % last, timer),
-             fit(puck(table), "%d+%d" % game.last_faces if game.last_faces else ""),
+    pt = "PT %d" % table.point if table.point else "PT OFF"
+    lines = ["CR" + R.SCALE2 + money(table.credits),
+             fit("BET " + money(table.on_table()), timer),
              label(kind, number)[:W16]]
+    pay = "PAYS " + pays(table.p, kind, number)
     if bet is not None:
         state = "ON" if table.working(bet) else "OFF"
-        amount = fit("%s %d" % (state, bet[2]), pays(table.p, kind, number))
+        lines.append(fit("%s %s" % (state, money(bet[2])), pay))
     else:
-        amount = fit("-", pays(table.p, kind, number))
-    lines.append(amount)
-    lines.append(fit("CHIP %d" % p.chip, "ROLL" if table.bets and cd >= 0 else ""))
+        lines.append(fit("NO BET", pay))
+    lines.append(fit("CHIP " + money(p.chip), pt))
     m1, m2 = msg_lines(ctl.message(now_ms))
     if not m1:
-        m1, m2 = "", history_line(ctl.history)
+        g = nav.group_of(kind)
+        ks = nav.kinds(table.p, g)
+        where = "%d/%d" % (ks.index(kind) + 1, len(ks)) if kind in ks else ""
+        m1, m2 = fit(nav.GROUPS[g][1], where), history_line(ctl.history)
     lines.append(m1)
     lines.append(m2)
     return lines

@@ -39,6 +39,8 @@ _STATE_VERSION = const(1)
 _HDR = "<BBBHQ"
 _BET = "<BBBIII"
 _NEW_SHOOTER = const(1)
+# may not be taken down once they have seen a roll
+_CONTRACT = (W.PASS, W.COME, W.LUCKY_LOW, W.LUCKY_HIGH, W.LUCKY_ALL, W.SHARP_SHOOTER)
 _LUCKY_OPEN = const(2)
 
 
@@ -80,6 +82,10 @@ class Table:
         if f & _CALLED_OFF:
             return False
         return not (self.point == 0 and bet[_K] in self._comeout_off)
+
+    def in_contract(self, bet):
+        """True for a contract bet that has seen a roll: it cannot come down."""
+        return bet[_K] in _CONTRACT and bet[_A] > bet[_FR]
 
     def max_add(self, kind, number=0):
         """Largest amount `place` would accept now on top of the current bet
@@ -171,8 +177,7 @@ class Table:
         take = amount or bet[_A]
         if take > bet[_A]:
             return R.BAD_AMOUNT
-        if kind in (W.PASS, W.COME, W.LUCKY_LOW, W.LUCKY_HIGH, W.LUCKY_ALL,
-                    W.SHARP_SHOOTER) and take > bet[_FR]:
+        if kind in _CONTRACT and take > bet[_FR]:
             return R.CONTRACT
         odds = self.find(W.BASE_ODDS[kind], number or self.point) if kind in W.BASE_ODDS else None
         if odds is not None:

@@ -26,6 +26,8 @@ CONFIG = (
             "0962538c1f70c7498320f37fa6be2d04403120cfe9635ae7f98ac810deb02183", 1, 100, False),
     # settings added later go last: records name a setting by its index
     ("sas_address", 1, 0, 127, False),     # SAS 6.02 address; 0 = SAS off (2.1)
+    # a betting period lasts at most this long however much the player presses
+    ("bet_timer_max_s", 45, 5, 300, False),
 )
 
 INDEX = {}

@@ -72,6 +72,14 @@ class Recall:
             return None
         return decode_game(self._at(self._n - 1 - i))
 
+    def roll(self, i):
+        """(d1, d2, point before, voided) of the i-th newest game without
+        decoding it (the statistics page reads a hundred at a time)."""
+        if not 0 <= i < self._n:
+            return None
+        g = self._at(self._n - 1 - i)
+        return g[8], g[9], g[10], bool(g[13] & VOIDED)
+
     def __len__(self):
         return self._n
 

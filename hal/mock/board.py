@@ -43,6 +43,7 @@ class Dome:
         self.stuck_permille = stuck_permille
         self.settle_ms = settle_ms
         self.motor_fail = False
+        self.forced = []  # (d1, d2) outcomes for the next rolls (scripts, tests)
         self.faces = faces or (rng.face(), rng.face())
         self.cocked = (False, False)
         self.flicker = False  # this roll flickers while settling
@@ -66,6 +67,8 @@ class Dome:
             self.moved = False
             r = self.rng
             self.faces = (r.face(), r.face())
+            if self.forced:
+                self.faces = self.forced.pop(0)
             self.cocked = (r.chance(self.cocked_permille), r.chance(self.cocked_permille))
             self.flicker = r.chance(self.flicker_permille)
             self._settle_t0 = self.clock.ticks_ms()

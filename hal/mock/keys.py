@@ -23,6 +23,9 @@ KEYMAP = {
     " ": ("b", B.ROLL),
     "q": ("b", B.CASHOUT),
     "h": ("b", B.HELP),
+    "l": ("b", B.LINE), "e": ("b", B.COME), "a": ("b", B.PLACE),
+    "w": ("b", B.HARD), "f": ("b", B.PROPS), "b": ("b", B.BONUS),
+    "u": ("b", B.NUMBER), "y": ("b", B.MYBETS),
     "1": ("bill", 1), "5": ("bill", 5), "0": ("bill", 10), "2": ("bill", 20),
     "m": ("coin", 1),
     "k": ("sw", "audit_key"),
@@ -51,8 +54,10 @@ except ImportError:  # MicroPython unix
 
 
 def help_text():
-    return ("keys: n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, d ODDS, r REPEAT, "
-            "x CLEAR, space ROLL, q CASHOUT, h HELP, 1/5/0/2 bill $1/$5/$10/$20, m coin, "
+    return ("keys: groups l LINE(4) e COME(5) a PLACE(6) w HARD(8) f PROPS(9) b BONUS(10), "
+            "u NUMBER then a group key, n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, "
+            "d ODDS, y MYBETS, r REPEAT, x CLEAR, space ROLL, q CASHOUT, h HELP, "
+            "1/5/0/2 bill $1/$5/$10/$20, m coin, "
             "k key, D door, L logic door, S cash box door, t tilt, P paper out, "
             "F printer fault, M motor failure")
 

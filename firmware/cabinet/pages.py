@@ -1,0 +1,176 @@
+"""What a player uses now and then, imported for that and let go after
+(firmware.cabinet.player.pages): the pages over the betting screen besides
+help (MY BETS: every bet on the layout, take one down or call it ON/OFF; the
+roll statistics board), the REPEAT report, and cashout with bets in play.
+Play does not carry them.
+"""
+from micropython import const
+from hal import buttons as B
+from firmware.rules import reasons as R
+from firmware.rules import wagers as W
+from firmware.cabinet.paytext import label, short, money
+from firmware.cabinet import player as PL
+from firmware.cabinet.screens import fit, center, msg_lines
+
+MYBETS_ROWS = const(6)
+_cache = [None, None]   # [rolls, figures]: the statistics, computed once per roll
+
+
+def screen(ctl, now_ms):
+    """(lines, dice, inverted line) of the open page."""
+    if ctl.player.page == PL.MYBETS:
+        return mybets_screen(ctl, now_ms)
+    return stats_screen(ctl), None, -1
+
+
+def on_key(p, code, ctl, table):
+    """(handled, message) for a key while MY BETS or the statistics are up."""
+    if p.page == PL.STATS:
+        if code == B.MYBETS:
+            p.page = PL.BETTING
+            return True, ""
+        return code in (B.NEXT, B.PREV), ""
+    if code == B.MYBETS:
+        p.page = PL.STATS
+        return True, ""
+    if not table.bets:
+        return code in (B.NEXT, B.PREV), ""
+    if code == B.NEXT or code == B.PREV:
+        p.page_i = (p.page_i + (1 if code == B.NEXT else -1)) % len(table.bets)
+        cursor_sel(p, table)
+        return True, ""
+    if code in (B.BET_DOWN, B.ONOFF, B.BET_UP):
+        if ctl.game.rolling():
+            return True, "BETS CLOSED\nwait for result"
+        cursor_sel(p, table)
+        kind, number = p.sel
+        if code == B.BET_DOWN:
+            text = p.result(ctl.store.remove(ctl.now_s(), kind, number, 0), "BET TAKEN DOWN")
+        else:
+            text = p.act(code, ctl, table, p.sel)
+        cursor_sel(p, table)
+        return True, text
+    return False, ""
+
+
+def cursor_sel(p, table):
+    """The MY BETS cursor stays on a bet; the selection follows it."""
+    n = len(table.bets)
+    if not n:
+        p.page_i = 0
+        return
+    if p.page_i >= n:
+        p.page_i = n - 1
+    b = table.bets[p.page_i]
+    p.sel = (b[0], b[1])
+
+
+def repeat_notice(placed, refused):
+    """A full screen: how many went back, then each refused bet and why."""
+    lines = ["REPEAT: %d PLACED" % placed, "NOT PLACED: %d" % len(refused)]
+    for kind, number, amount, code in refused[:2]:
+        lines.append("%s %s" % (label(kind, number)[:10], money(amount)))
+        a, _, b = PL.split2(R.message(code)).partition("\n")
+        lines.append(a)
+        lines.append(b)
+    return lines
+
+
+def take_down_all(ctl, now):
+    """Cashout with bets on the table (README: cashout with bets in play):
+    refused while a contract bet is in play, else every bet comes down into
+    the credits first, so nothing is left rolling for the next player.
+    Returns the refusal, or '' when the table is clear."""
+    table = ctl.store.ledger.table
+    for b in table.bets:
+        if table.in_contract(b):
+            return "NO CASHOUT YET\n%s IN PLAY" % short(b[0], b[1], 8)
+    for odds_first in (True, False):
+        for b in list(table.bets):
+            if (b[0] in W.ODDS_BASE) == odds_first and table.find(b[0], b[1]) is b:
+                code = ctl.store.remove(now, b[0], b[1], 0)
+                if code != R.OK:
+                    return PL.message(code)
+    return ""
+
+
+def _stats(ctl):
+    rolls = ctl.game.rolls
+    if _cache[0] != rolls or _cache[1] is None:
+        _cache[0] = rolls
+        _cache[1] = roll_stats(ctl.store.ledger.recall)
+    return _cache[1]
+
+
+def mybets_screen(ctl, now_ms):
+    """Every bet on the layout, MYBETS_ROWS a page, the cursor inverted; the
+    last line says what a key did, else which keys act here."""
+    led = ctl.store.ledger
+    table = led.table
+    p = ctl.player
+    bets = table.bets
+    rows = MYBETS_ROWS
+    n = len(bets)
+    pages = max(1, (n + rows - 1) // rows)
+    page = p.page_i // rows if n else 0
+    title = "MY BETS" if pages == 1 else "BETS %d/%d" % (page + 1, pages)
+    lines = [fit(title, "BET " + money(table.on_table()))]
+    if not n:
+        return lines + ["", center("NO BETS ON"), center("THE TABLE"), "", "", "",
+                        "MYBETS=STATS"], None, -1
+    for i in range(page * rows, page * rows + rows):
+        if i < n:
+            b = bets[i]
+            state = "ON" if table.working(b) else "OFF"
+            lines.append(fit("%s %s" % (short(b[0], b[1], 9), state), money(b[2])))
+        else:
+            lines.append("")
+    lines.append(msg_lines(ctl.message(now_ms))[0] or "BET-=DOWN ONOFF")
+    return lines, None, 1 + p.page_i - page * rows
+
+
+def stats_screen(ctl):
+    """The board commercial cabinets show: last 20 rolls with their dice,
+    the point, rolls this shooter, hot and cold totals of the last 100."""
+    table = ctl.store.ledger.table
+    rolls, counts, shooter, n = _stats(ctl)
+    lines = [fit("LAST 20", "PT %s" % (table.point or "OFF"))]
+    if not rolls:
+        lines[1:] = ["", center("NO ROLLS YET"), "", ""]
+    for r in range(4 if rolls else 0):
+        row = ""
+        for d1, d2 in rolls[r * 5:r * 5 + 5]:
+            row += "%d%d " % (d1, d2)
+        lines.append(row.rstrip())
+    lines.append(fit("SHOOTER ROLLS", "%d" % shooter))
+    hot, cold = hot_cold(counts) if n else ((), ())
+    lines.append(fit("HOT " + " ".join(str(t) for t in hot), "IN %d" % n))
+    lines.append(fit("COLD " + " ".join(str(t) for t in cold), "ROLLS"))
+    return lines
+
+
+def hot_cold(counts):
+    """The three most and least frequent totals (2..12) in `counts`."""
+    order = sorted(range(2, 13), key=lambda t: (-counts[t], t))
+    return order[:3], order[-1:-4:-1]
+
+
+def roll_stats(recall, now_rolls=20, window=100):
+    """(last rolls' dice newest first, counts per total, rolls this shooter,
+    rolls counted) from the recall ring; voided games are no rolls."""
+    rolls = []
+    counts = bytearray(13)
+    shooter = -1
+    n = 0
+    for i in range(len(recall)):
+        d1, d2, before, voided = recall.roll(i)
+        if voided:
+            continue
+        if shooter < 0 and before and d1 + d2 == 7:
+            shooter = n  # the seven-out was the previous shooter's last roll
+        if len(rolls) < now_rolls:
+            rolls.append((d1, d2))
+        if n < window:
+            counts[d1 + d2] += 1
+            n += 1
+    return rolls, counts, shooter if shooter >= 0 else n, n
