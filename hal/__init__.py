@@ -31,6 +31,10 @@ display
     framebuf.FrameBuffer subclass, 128x64 MONO_VLSB (SSD1306), width, height;
     show() -> None sends the frame (about 25 ms over 400 kHz I2C). The mock adds
     to_text(mode='braille'|'blocks'|'ascii') -> str and `frames`.
+buzzer
+    play(tune, now_ms) -> None: starts a tune ((freq_hz, ms), ...) on the win
+        buzzer (PWM); tick(now_ms) advances it (main loop); playing: bool.
+        hal/buzzer.py. Mock: every frequency set goes to board.tones.
 lamps
     set(color_bits) -> None with hal.lamps.RED | AMBER | GREEN | WHITE; state: int.
 door, audit_key, tilt

@@ -218,6 +218,21 @@ class HardwareBoard:
         return 1 if self.inputs.read() & TILT_BIT else 0
 
 
+def wire_buzzer(machine, pin):
+    """The win buzzer (hal/buzzer.py) on a PWM pin: a piezo through an NPN
+    transistor, silent (duty 0) until a tune plays."""
+    from hal.buzzer import Buzzer
+    pwm = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
+
+    def set_tone(freq):
+        if freq:
+            pwm.freq(freq)
+            pwm.duty_u16(32768)
+        else:
+            pwm.duty_u16(0)
+    return Buzzer(set_tone)
+
+
 def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
     """Create the parts whose wiring is the same on every port.
 

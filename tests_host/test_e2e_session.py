@@ -500,3 +500,40 @@ def test_audit_money_pulse_test_is_never_credited():
     d.bill(5)                            # and real money after it still counts once
     assert led.table.credits == 15
     check(d)
+
+
+def test_win_plays_the_buzzer_tune_and_a_loss_does_not():
+    from hal.buzzer import WIN_TUNE
+    b, d = make(seed=5)
+    d.bill(20)
+    d.press("CHIP")
+    d.press("BET_UP")                   # pass 5
+    b.dome.forced.append((3, 4))        # a 7 on the come-out: pass wins
+    assert d.roll()
+    assert b.tones == [f for f, ms in WIN_TUNE] + [0]
+    del b.tones[:]
+    d.press("BET_UP")
+    b.dome.forced.append((1, 1))        # craps: pass loses
+    assert d.roll()
+    d.run(2000)
+    assert b.tones == []
+    check(d)
+
+
+def test_result_screen_draws_big_total_and_net():
+    b, d = make(seed=5)
+    d.bill(20)
+    d.press("CHIP")
+    d.press("BET_UP")
+    b.dome.forced.append((5, 6))        # 11: pass wins
+    d.press("ROLL")
+    g = d.ctl.game
+    assert d.until(lambda: g.rolls == 1)
+    d.run(100)
+    assert d.on_screen("ROLL 11") and d.on_screen("WIN +5")
+    fb = b.display
+    # the total "11" in 3x: 24 pixel rows lit between y 8 and 32 at the left
+    rows = [y for y in range(64) if any(fb.get(x, y) for x in range(32, 80))]
+    assert rows and rows[0] <= 12 and rows[-1] >= 50
+    tall = [y for y in range(8, 32) if any(fb.get(x, y) for x in range(32, 80))]
+    assert len(tall) >= 20             # a 1x line is 7 pixels tall

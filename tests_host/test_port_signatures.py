@@ -154,7 +154,8 @@ class Ports:
                 monkeypatch.delitem(sys.modules, name)
 
 
-TIE_OK = bytes((0xFF, 0xFF, 0xFF & ~(1 << 5)))
+# four chips since issue 11 (U4: group keys, NUMBER, MYBETS), U4 idle high
+TIE_OK = bytes((0xFF, 0xFF, 0xFF & ~(1 << 5), 0xFF))
 
 
 def _common_behaviour():
@@ -205,6 +206,8 @@ def _exercise(board):
     board.money.inhibit(False)
     assert board.money.counts() == (0, 0)
     board.lamps.set(5)
+    board.buzzer.play(((2000, 10),), now)
+    board.buzzer.tick(now + 20)
     board.display.fill(1)
     board.display.show()
     board.watchdog.feed()
@@ -219,6 +222,7 @@ def _exercise(board):
 
 
 RP2_USED = {"machine.Pin", "machine.Pin()", "machine.Pin.irq", "machine.Pin.value", "machine.PWM", "machine.PWM.duty_u16",
+            "machine.PWM.freq",
             "machine.SPI", "machine.SPI.readinto", "machine.I2C", "machine.I2C.writeto",
             "machine.I2C.writevto", "machine.UART", "machine.UART.any", "machine.UART.write",
             "machine.UART.readinto", "machine.WDT", "machine.WDT.feed", "rp2.StateMachine",

@@ -140,7 +140,6 @@ class Controller:
         self.player.fix_selection(self.store.ledger.table, self.store.ledger.table.p)
         self.history = []
         self._load_history()
-        self.last_win = 0
         self.audit_mode = False
         self.menu = None
         self.audit = audit
@@ -265,6 +264,9 @@ class Controller:
             # bets closed: nothing may stand between the player and the roll
             self.player.close_pages()
             self._notice = None
+        bz = getattr(b, "buzzer", None)
+        if bz is not None and bz.playing:
+            bz.tick(now_ms)
         if self.game.rolls != self._rolls_seen:
             self._rolls_seen = self.game.rolls
             self._on_result()
@@ -394,7 +396,10 @@ class Controller:
 
     def _on_result(self):
         led = self.store.ledger
-        self.last_win = screens.net_of(led.last_game)
+        bz = getattr(self.board, "buzzer", None)
+        if bz is not None and screens.net_of(led.last_game) > 0:  # a win plays a tune
+            from hal.buzzer import WIN_TUNE
+            bz.play(WIN_TUNE, self.clock.ticks_ms())
         faces = self.game.last_faces
         self.history.insert(0, faces[0] + faces[1])
         if len(self.history) > HISTORY:

@@ -2,10 +2,11 @@
 
 Pure functions over (selection, profile, table); nothing here places a bet.
 
-A group key selects its group's first wager; pressed again it jumps to the
-group's middle (groups longer than _ONE_ANCHOR wagers) or, in a group of one
-wager, steps its number (HARD, HARD, HARD: hard 4, 6, 8). NEXT/PREV step
-through the wagers of the group the selection is in, wrapping inside it.
+A group key selects its group's first wager; pressed again it steps the
+wager's number (PLACE, PLACE, PLACE: place 4, 5, 6; HARD HARD: hard 6), or,
+for a wager without numbers, jumps to the group's middle (groups longer than
+_ONE_ANCHOR wagers) or to the next wager. NEXT/PREV step through the wagers
+of the group the selection is in, wrapping inside it.
 NUMBER arms the number keys for _ARMED_MS: a group key then picks the box
 number printed on it (4 5 6 8 9 10), or, for a hop, a die face (1-6, two keys);
 NUMBER pressed again steps to the next number. tests_host/test_nav.py checks
@@ -25,7 +26,7 @@ GROUPS = (
     (B.PROPS, "FIELD+PROPS", (W.FIELD, W.C_E, W.ANY7, W.ANY_CRAPS, W.TWO, W.THREE,
                               W.ELEVEN, W.TWELVE, W.HORN, W.HORN_HIGH, W.HI_LO,
                               W.WORLD, W.HOP)),
-    (B.BONUS, "BONUS", (W.LUCKY_LOW, W.LUCKY_HIGH, W.LUCKY_ALL, W.SHARP_SHOOTER)),
+    (B.BONUS, "BONUS", (W.LUCKY_ALL, W.LUCKY_LOW, W.LUCKY_HIGH, W.SHARP_SHOOTER)),
 )
 _ONE_ANCHOR = const(7)   # up to this many wagers NEXT/PREV reach all in 3
 ARMED_MS = const(3000)
@@ -111,7 +112,7 @@ def group_key(sel, g, profile, table):
     kind, number = sel
     if kind not in ks:
         return land(ks[0], number, table)
-    if len(ks) == 1:
+    if len(ks) == 1 or len(numbers(kind, table)) > 1:
         return next_number(sel, table)
     if len(ks) > _ONE_ANCHOR:
         mid = len(ks) // 2

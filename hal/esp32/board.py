@@ -5,7 +5,7 @@ from machine import UART, WDT, Counter, Pin
 from micropython import const
 
 from hal.clock import Clock
-from hal.common import ConsoleSerial, HardwareBoard, door_switch, wire_common
+from hal.common import ConsoleSerial, HardwareBoard, door_switch, wire_buzzer, wire_common
 from hal.pulses import PolledCounter
 
 # The PCNT glitch filter tops out at 1023 APB cycles (80 MHz): 12.8 us. The
@@ -29,6 +29,7 @@ class Pins:
     INHIBIT = const(27)
     MOTION = const(26)
     SHAKER = const(25)
+    BUZZER = const(2)  # win buzzer (strapping pin: held low at reset by the driver's pull-down)
     SR_SCK = const(18)  # SPI2 <- 74HC165 chain
     SR_MISO = const(19)
     SR_MOSI = const(23)  # not connected
@@ -78,4 +79,4 @@ class Board(HardwareBoard):
         from hal.esp32.sas_uart import UartSas
         self.sas = UartSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
-
+        self.buzzer = wire_buzzer(machine, Pins.BUZZER)

@@ -4,6 +4,7 @@ A simulated dome with seeded, configurable irregularities, scriptable inputs,
 a fake or real clock; see `Board.__init__` and hal/REFERENCE.md.
 """
 from hal.buttons import Buttons
+from hal.buzzer import Buzzer
 from hal.debounce import Switch
 from hal.dice_decode import Dice, encode_pair
 from hal.lamps import Lamps
@@ -377,6 +378,8 @@ class Board:
         self.printer = MockPrinter(log)
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
         self.display = MockDisplay()
+        self.tones = []  # every buzzer frequency set, 0 = off (tests)
+        self.buzzer = Buzzer(self.tones.append)
         self.flash = None
         if flash:
             from hal.mock.norflash import NorFlash

@@ -4,7 +4,7 @@ from machine import UART, WDT, Pin
 from micropython import const
 
 from hal.clock import Clock
-from hal.common import HardwareBoard, UartSerial, door_switch, wire_common
+from hal.common import HardwareBoard, UartSerial, door_switch, wire_buzzer, wire_common
 from hal.pulses import PolledCounter
 from hal.rp2 import storage
 from hal.rp2.pio_counter import PioCounter
@@ -25,6 +25,7 @@ class Pins:
     INHIBIT = const(12)
     MOTION = const(14)
     SHAKER = const(15)  # PWM7 B
+    BUZZER = const(13)  # PWM6 B, win buzzer
     SR_MISO = const(16)  # SPI0 RX <- 74HC165 QH
     SR_LOAD = const(17)  # 74HC165 SH/LD
     SR_SCK = const(18)
@@ -59,4 +60,4 @@ class Board(HardwareBoard):
         from hal.rp2.sas_pio import PioSas
         self.sas = PioSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
-
+        self.buzzer = wire_buzzer(machine, Pins.BUZZER)
