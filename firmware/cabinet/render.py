@@ -2,7 +2,8 @@
 
 A line is text in framebuf's 8x8 font; the characters SCALE2 / SCALE3 switch
 the rest of the line to a 2x / 3x scaled font (16 / 24 pixels: credits, the
-roll total and wins read from the stool), SCALE1 switches back. A line is as
+roll total and wins read from the stool), SCALE1 switches back, DICE draws
+the digits 1-6 that follow as small dice faces (a space is a narrow gap). A line is as
 tall as its biggest part; smaller parts sit on its baseline. Dice are drawn
 with rects: small at the top right, or large beside the result's total.
 """
@@ -15,6 +16,8 @@ except ImportError:  # CPython: the pixel-exact stand-in
 SCALE1 = "\x01"
 SCALE2 = "\x02"
 SCALE3 = "\x03"
+DICE = "\x04"
+_MARKS = (SCALE1, SCALE2, SCALE3, DICE)
 DIE = const(19)
 BIG_DIE = const(22)
 WIDTH = const(128)
@@ -43,7 +46,9 @@ _CELL_FB = framebuf.FrameBuffer(_CELL, 8, 8, framebuf.MONO_VLSB)
 def plain(line):
     """The line as text, a scale mark read as a space (tests, the headless
     simulator): 'CR' SCALE2 '20' reads 'CR 20'."""
-    return line.replace(SCALE1, " ").replace(SCALE2, " ").replace(SCALE3, " ")
+    for m in _MARKS:
+        line = line.replace(m, " ")
+    return line
 
 
 def scale_of(line):
@@ -52,7 +57,7 @@ def scale_of(line):
         return 3
     if SCALE2 in line:
         return 2
-    return 1
+    return 1  # DICE faces are 7 pixels: a 1x line
 
 
 def big_text(fb, s, x, y, k, c=1):
@@ -80,17 +85,35 @@ def draw_line(fb, line, y, c):
     n = len(line)
     for i in range(n + 1):
         ch = line[i] if i < n else SCALE1
-        if ch in (SCALE1, SCALE2, SCALE3):
+        if ch in _MARKS:
             if i > start:
                 part = line[start:i]
                 if k == 1:
                     fb.text(part, x, y + h - 8, c)
+                    x += 8 * len(part) + _GAP
+                elif k == 4:
+                    x = mini_dice(fb, part, x, y + h - 8, c)
                 else:
                     big_text(fb, part, x, y + h - 8 * k, k, c)
-                x += 8 * k * len(part) + _GAP
-            k = 1 if ch == SCALE1 else (2 if ch == SCALE2 else 3)
+                    x += 8 * k * len(part) + _GAP
+            k = _MARKS.index(ch) + 1
             start = i + 1
     return h
+
+
+def mini_dice(fb, faces, x, y, c):
+    """Digits 1-6 as 7x7 dice faces (pips one pixel), a space as a 4-pixel
+    gap; returns the x after them."""
+    for ch in faces:
+        f = ord(ch) - 48
+        if 1 <= f <= 6:
+            fb.rect(x, y, 7, 7, c)
+            for cx, cy in _PIPS[f]:
+                fb.pixel(x + 1 + 2 * cx, y + 1 + 2 * cy, c)
+            x += 8
+        else:
+            x += 4
+    return x
 
 
 def draw_die(fb, x, y, face, size=DIE):
