@@ -34,7 +34,7 @@ display
 buzzer
     play(tune, now_ms) -> None: starts a tune ((freq_hz, ms), ...) on the win
         buzzer (PWM); tick(now_ms) advances it (main loop); playing: bool.
-        hal/buzzer.py. Mock: every frequency set goes to board.tones.
+        hal/lamps.py. Mock: every frequency set goes to board.tones.
 lamps
     set(color_bits) -> None with hal.lamps.RED | AMBER | GREEN | WHITE; state: int.
 door, audit_key, tilt

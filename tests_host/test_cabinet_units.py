@@ -9,7 +9,6 @@ from firmware.rules import profiles as P
 from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
 from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
 from firmware.cabinet import player as PL
-from firmware.cabinet import nav as NAV
 from firmware.cabinet import paytext as PT
 from firmware.cabinet import screens as S
 from firmware.cabinet import render
@@ -80,8 +79,8 @@ def test_selection_survives_rolls_and_profile_changes():
     assert t.place(W.PASS_ODDS, 5) == R.OK
     assert t.place(W.COME, 5) == R.OK
     t.roll(4, 4)                         # come to 8
-    assert NAV.numbers(W.PASS_ODDS, t) == (6,)
-    assert NAV.numbers(W.COME, t) == [0, 8] and NAV.numbers(W.COME_ODDS, t) == [8]
+    assert PL.numbers(W.PASS_ODDS, t) == (6,)
+    assert PL.numbers(W.COME, t) == [0, 8] and PL.numbers(W.COME_ODDS, t) == [8]
     p = PL.Player()
     p.sel = (W.HOP, 24)
     p.fix_selection(t, prof)             # no hop at the table game
@@ -162,7 +161,7 @@ def test_labels_fit_for_every_selection():
         prof = P.get(name)
         t = Table(prof)
         for k in prof["offered"]:
-            for n in W.NUMBERS.get(k) or NAV.numbers(k, t):
+            for n in W.NUMBERS.get(k) or PL.numbers(k, t):
                 assert len(PT.label(k, n)) <= 16
                 assert len(S.fit("ON 500", PT.pays(prof, k, n))) == 16
 

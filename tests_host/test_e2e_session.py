@@ -503,7 +503,7 @@ def test_audit_money_pulse_test_is_never_credited():
 
 
 def test_win_plays_the_buzzer_tune_and_a_loss_does_not():
-    from hal.buzzer import WIN_TUNE
+    from hal.lamps import WIN_TUNE
     b, d = make(seed=5)
     d.bill(20)
     d.press("CHIP")

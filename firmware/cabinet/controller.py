@@ -38,7 +38,7 @@ _load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reas
        "firmware.store.events", "firmware.store.config", "firmware.store.meters",
        "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
        "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
-       "firmware.cabinet.paytext", "hal.buttons", "firmware.cabinet.nav",
+       "firmware.cabinet.paytext", "hal.buttons",
        "firmware.cabinet.player", "firmware.cabinet.screens",
        "firmware.cabinet.render", "firmware.timefmt"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
@@ -148,8 +148,6 @@ class Controller:
         self._msg = ""
         self._msg_until = now
         self._deferred = []        # keys pressed while a result must stay up
-        self._notice = None        # full-screen list (REPEAT refusals), until a key
-        self._notice_until = now
         self._last_input = now
         self._last_refresh = now
         self._rolls_seen = self.game.rolls
@@ -199,17 +197,6 @@ class Controller:
         self._msg = text
         self._msg_until = ticks_add(now_ms, ms)
         self.dirty = True
-
-    def notice(self, lines, ms=8000):
-        """A full screen of lines (at most 8) until a key or `ms` passes."""
-        self._notice = lines
-        self._notice_until = ticks_add(self.clock.ticks_ms(), ms)
-        self.dirty = True
-
-    def notice_lines(self, now_ms):
-        if self._notice is not None and ticks_diff(self._notice_until, now_ms) > 0:
-            return self._notice
-        return None
 
     def message(self, now_ms):
         """The message to show now: the player's newest, else the game's."""
@@ -263,7 +250,7 @@ class Controller:
         if self.game.rolling():
             # bets closed: nothing may stand between the player and the roll
             self.player.close_pages()
-            self._notice = None
+            self._msg = ""
         bz = getattr(b, "buzzer", None)
         if bz is not None and bz.playing:
             bz.tick(now_ms)
@@ -387,10 +374,9 @@ class Controller:
             return
         g.pressed_ms = now_ms
         g.end_result()
-        self._notice = None
         text = self.player.on_button(code, self, now_ms)
-        if text:
-            self.say(text, now_ms)
+        if text:  # more than two lines: a full-screen report, up longer
+            self.say(text, now_ms, MSG_MS if text.count("\n") < 2 else 3 * MSG_MS)
         else:
             self._msg = ""
 
@@ -398,7 +384,7 @@ class Controller:
         led = self.store.ledger
         bz = getattr(self.board, "buzzer", None)
         if bz is not None and screens.net_of(led.last_game) > 0:  # a win plays a tune
-            from hal.buzzer import WIN_TUNE
+            from hal.lamps import WIN_TUNE
             bz.play(WIN_TUNE, self.clock.ticks_ms())
         faces = self.game.last_faces
         self.history.insert(0, faces[0] + faces[1])

@@ -23,7 +23,15 @@ Script language (headless simulator), one command a line, '#' comments:
 from hal import buttons as B
 from hal import printer as PR
 from firmware.cabinet import game as G
-from firmware.cabinet.render import plain
+
+
+def plain(line):
+    """A screen line as text, a render scale mark ("\x01".."\x04") read as a
+    space: 'CR\\x0220' reads 'CR 20'."""
+    for m in "\x01\x02\x03\x04":
+        line = line.replace(m, " ")
+    return line
+
 
 STEP_MS = 10
 _BY_NAME = {}

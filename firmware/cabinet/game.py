@@ -45,8 +45,8 @@ _JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
 _SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
 _RESULT_MS = const(4000)     # result screen (scrolls if longer)
 _RESULT_MIN_MS = const(3000)  # nothing hides a result before this
-RESULT_ROWS = const(2)       # settled bets per result page
-RESULT_PAGE_MS = const(2000)
+_RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page:
+_RESULT_PAGE_MS = const(2000)  # as firmware/cabinet/screens.py pages them
 _PRESS_HOLD_MS = const(3000)  # a press this recent holds the bet timer
 
 
@@ -190,7 +190,11 @@ class Game:
         before = self.countdown_s()
         if dt > 0:
             self.period_ms += dt
-            if not self.player_holds(now_ms, led.config["bet_timer_max_s"] * 1000):
+            p = self.pressed_ms
+            # a press this recent holds the timer, within the period's maximum
+            if not (p is not None and ticks_diff(now_ms, p) < _PRESS_HOLD_MS
+                    and self.period_ms + self.remaining_ms < led.config["bet_timer_max_s"] * 1000
+                    and not self.roll_request):
                 self.remaining_ms -= dt
         if self.remaining_ms < 0:
             self.remaining_ms = 0
@@ -199,12 +203,6 @@ class Game:
         if self.remaining_ms == 0 or self.roll_request:
             self.roll_request = False
             self._close(now_ms, now_s)
-
-    def player_holds(self, now_ms, max_ms):
-        """True while a recent press holds the timer (within the maximum)."""
-        p = self.pressed_ms
-        return (p is not None and ticks_diff(now_ms, p) < _PRESS_HOLD_MS
-                and self.period_ms + self.remaining_ms < max_ms and not self.roll_request)
 
     def _close(self, now_ms, now_s):
         led = self.store.ledger
@@ -300,8 +298,8 @@ class Game:
         self._last_ms = now_ms
         self.result_at = now_ms
         n = len(led.last_game or ())
-        pages = (n + RESULT_ROWS - 1) // RESULT_ROWS
-        self.result_until = ticks_add(now_ms, max(_RESULT_MS, pages * RESULT_PAGE_MS))
+        pages = (n + _RESULT_ROWS - 1) // _RESULT_ROWS
+        self.result_until = ticks_add(now_ms, max(_RESULT_MS, pages * _RESULT_PAGE_MS))
         self.changed = True
 
     def _irregular(self, why, limit, lock, text, now_ms, now_s):

@@ -11,7 +11,6 @@ from firmware.rules import wagers as W
 from firmware.cabinet.paytext import label, short, money
 from firmware.cabinet import player as PL
 from firmware.cabinet.screens import fit, center, msg_lines
-from firmware.cabinet.render import DICE
 
 MYBETS_ROWS = const(6)
 _cache = [None, None]   # [rolls, figures]: the statistics, computed once per roll
@@ -139,7 +138,7 @@ def stats_screen(ctl):
     if not rolls:
         lines[1:] = ["", center("NO ROLLS YET"), "", ""]
     for r in range(4 if rolls else 0):
-        row = DICE
+        row = "\x04"  # render: the digits after it are drawn as dice
         for d1, d2 in rolls[r * 5:r * 5 + 5]:
             row += "%d%d " % (d1, d2)
         lines.append(row.rstrip())

@@ -1,8 +1,8 @@
 """Screen lines -> the 128x64 frame buffer.
 
-A line is text in framebuf's 8x8 font; the characters SCALE2 / SCALE3 switch
+A line is text in framebuf's 8x8 font; the characters "\x02" / "\x03" switch
 the rest of the line to a 2x / 3x scaled font (16 / 24 pixels: credits, the
-roll total and wins read from the stool), SCALE1 switches back, DICE draws
+roll total and wins read from the stool), "\x01" switches back, "\x04" draws
 the digits 1-6 that follow as small dice faces (a space is a narrow gap). A line is as
 tall as its biggest part; smaller parts sit on its baseline. Dice are drawn
 with rects: small at the top right, or large beside the result's total.
@@ -13,15 +13,10 @@ try:
 except ImportError:  # CPython: the pixel-exact stand-in
     from hal.mock import fbuf as framebuf
 
-SCALE1 = "\x01"
-SCALE2 = "\x02"
-SCALE3 = "\x03"
-DICE = "\x04"
-_MARKS = (SCALE1, SCALE2, SCALE3, DICE)
+# The marks "\x01" (1x) "\x02" (2x) "\x03" (3x) "\x04" (dice) are written as
+# literals where screens are built: a named constant would cost a qstr.
 DIE = const(19)
-BIG_DIE = const(22)
-WIDTH = const(128)
-HEIGHT = const(64)
+_BIG_DIE = const(22)
 # pip positions (column, row) on a 3x3 grid, per face
 _PIPS = (
     (),
@@ -34,39 +29,27 @@ _PIPS = (
 )
 DICE_X = const(86)   # two small dice at the top right (text there is <= 10 columns)
 DICE_Y = const(1)
-BIG_DICE_X = const(81)   # beside the result's 3x total
-BIG_DICE_Y = const(9)
+_BIG_DICE_X = const(81)  # beside the result's 3x total
+_BIG_DICE_Y = const(9)
+_WIDTH = const(128)
+_HEIGHT = const(64)
 _GAP = const(3)      # pixels between parts of different sizes (the mark's space)
 
-# one character at 1x, read back to draw it scaled (allocated once)
+# one character at 1x, read back to draw it scaled (allocated once). Lines
+# are sliced, never indexed or iterated: MicroPython interns every one-char
+# string that indexing makes, for good, in its qstr pools.
 _CELL = bytearray(8)
-_CELL_FB = framebuf.FrameBuffer(_CELL, 8, 8, framebuf.MONO_VLSB)
-
-
-def plain(line):
-    """The line as text, a scale mark read as a space (tests, the headless
-    simulator): 'CR' SCALE2 '20' reads 'CR 20'."""
-    for m in _MARKS:
-        line = line.replace(m, " ")
-    return line
-
-
-def scale_of(line):
-    """The biggest scale used in a line (its height is 8 times that)."""
-    if SCALE3 in line:
-        return 3
-    if SCALE2 in line:
-        return 2
-    return 1  # DICE faces are 7 pixels: a 1x line
+_CELL = (_CELL, framebuf.FrameBuffer(_CELL, 8, 8, framebuf.MONO_VLSB))
 
 
 def big_text(fb, s, x, y, k, c=1):
     """`s` in the 8x8 font scaled k times, top left at (x, y)."""
-    for ch in s:
-        _CELL_FB.fill(0)
-        _CELL_FB.text(ch, 0, 0, 1)
+    buf, cell = _CELL
+    for j in range(len(s)):
+        cell.fill(0)
+        cell.text(s[j:j + 1], 0, 0, 1)
         for col in range(8):
-            bits = _CELL[col]
+            bits = buf[col]
             row = 0
             while bits:
                 if bits & 1:
@@ -77,49 +60,46 @@ def big_text(fb, s, x, y, k, c=1):
 
 
 def draw_line(fb, line, y, c):
-    """One line (scale marks inside) with its baseline at y + its height."""
-    h = 8 * scale_of(line)
+    """One line (scale marks inside) with its baseline at y + its height
+    (8 times the biggest scale in it; dice faces are 7 pixels: 1x)."""
+    h = 24 if "\x03" in line else (16 if "\x02" in line else 8)
     x = 0
     k = 1
     start = 0
     n = len(line)
-    for i in range(n + 1):
-        ch = line[i] if i < n else SCALE1
-        if ch in _MARKS:
-            if i > start:
-                part = line[start:i]
-                if k == 1:
-                    fb.text(part, x, y + h - 8, c)
-                    x += 8 * len(part) + _GAP
-                elif k == 4:
-                    x = mini_dice(fb, part, x, y + h - 8, c)
-                else:
-                    big_text(fb, part, x, y + h - 8 * k, k, c)
-                    x += 8 * k * len(part) + _GAP
-            k = _MARKS.index(ch) + 1
-            start = i + 1
+    while start <= n:
+        end = n
+        for m in "\x01\x02\x03\x04":
+            i = line.find(m, start)
+            if 0 <= i < end:
+                end = i
+        part = line[start:end]
+        if part:
+            if k == 1:
+                fb.text(part, x, y + h - 8, c)
+                x += 8 * len(part) + _GAP
+            elif k == 4:
+                for f in part.encode():  # ints: nothing interned
+                    if 49 <= f <= 54:  # '1'..'6': a 7x7 face, pips one pixel
+                        fb.rect(x, y + h - 8, 7, 7, c)
+                        for cx, cy in _PIPS[f - 48]:
+                            fb.pixel(x + 1 + 2 * cx, y + h - 7 + 2 * cy, c)
+                        x += 8
+                    else:
+                        x += 4
+            else:
+                big_text(fb, part, x, y + h - 8 * k, k, c)
+                x += 8 * k * len(part) + _GAP
+        if end < n:
+            k = "\x01\x02\x03\x04".find(line[end:end + 1]) + 1
+        start = end + 1
     return h
-
-
-def mini_dice(fb, faces, x, y, c):
-    """Digits 1-6 as 7x7 dice faces (pips one pixel), a space as a 4-pixel
-    gap; returns the x after them."""
-    for ch in faces:
-        f = ord(ch) - 48
-        if 1 <= f <= 6:
-            fb.rect(x, y, 7, 7, c)
-            for cx, cy in _PIPS[f]:
-                fb.pixel(x + 1 + 2 * cx, y + 1 + 2 * cy, c)
-            x += 8
-        else:
-            x += 4
-    return x
 
 
 def draw_die(fb, x, y, face, size=DIE):
     fb.fill_rect(x, y, size, size, 0)
     fb.rect(x, y, size, size, 1)
-    pip, step = (3, 5) if size < BIG_DIE else (4, 6)
+    pip, step = (3, 5) if size < _BIG_DIE else (4, 6)
     edge = (size - 2 * step - pip + 1) // 2
     if 1 <= face <= 6:
         for cx, cy in _PIPS[face]:
@@ -137,18 +117,17 @@ def draw(fb, lines, dice=None, invert=-1):
     y = 0
     for i in range(len(lines)):
         line = lines[i]
-        if y >= HEIGHT:
+        if y >= _HEIGHT:
             break
         if i == invert:
-            h = 8 * scale_of(line)
-            fb.fill_rect(0, y, WIDTH, h, 1)
+            fb.fill_rect(0, y, _WIDTH, 8, 1)  # the highlighted line is a 1x line
             y += draw_line(fb, line, y, 0)
         else:
             y += draw_line(fb, line, y, 1)
     if dice is not None:
         if len(dice) > 2:
-            draw_die(fb, BIG_DICE_X, BIG_DICE_Y, dice[0], BIG_DIE)
-            draw_die(fb, BIG_DICE_X + BIG_DIE + 3, BIG_DICE_Y, dice[1], BIG_DIE)
+            draw_die(fb, _BIG_DICE_X, _BIG_DICE_Y, dice[0], _BIG_DIE)
+            draw_die(fb, _BIG_DICE_X + _BIG_DIE + 3, _BIG_DICE_Y, dice[1], _BIG_DIE)
         else:
             draw_die(fb, DICE_X, DICE_Y, dice[0])
             draw_die(fb, DICE_X + DIE + 3, DICE_Y, dice[1])

@@ -5,17 +5,18 @@ Pure: reads the controller's state (store.ledger, game, player, messages)
 and returns (lines, dice, invert); nothing here draws or changes state, so
 tests assert on the text. render.draw() puts it on the display.
 """
+from micropython import const
 from hal.ticks import ticks_diff
 from firmware.rules import wagers as W
 from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
 from firmware.store import ledger as L
 from firmware.cabinet import game as G
 from firmware.cabinet.paytext import label, pays, short, money, signed
-from firmware.cabinet import nav
 from firmware.cabinet import player as PL
-from firmware.cabinet import render as R
 
 W16 = 16
+_RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page (the
+_RESULT_PAGE_MS = const(2000)  # game keeps the result up long enough for all)
 _RES = ("", "WIN", "LOSE", "PUSH", "BACK")
 
 
@@ -59,16 +60,11 @@ def history_line(hist):
     return out if hist else ""
 
 
-def net_one(s):
-    """What one settled bet did to the player: winnings, or minus the stake."""
-    return s[4] - s[2]
-
-
 def bet_line(s):
     """One settled/returned bet as a display line with its own net."""
     kind, number, res = s[0], s[1], s[3]
     name = short(kind, number, 8)
-    net = net_one(s)
+    net = s[4] - s[2]  # winnings, or minus the stake
     right = signed(net) if res in (WIN, LOSE) else money(s[4])
     return fit("%-8s %s" % (name, _RES[res]), right)
 
@@ -78,7 +74,7 @@ def net_of(settled):
     every bet it decided (a returned stake nets 0, not a win)."""
     total = 0
     for s in settled or ():
-        total += net_one(s)
+        total += s[4] - s[2]
     return total
 
 
@@ -113,9 +109,9 @@ def build(ctl, now_ms):
     if game.showing_result(now_ms) and led.last_game is not None:
         d1, d2 = game.last_faces or (0, 0)
         return result_screen(ctl, now_ms), (d1, d2, 1), -1
-    notice = ctl.notice_lines(now_ms)
-    if notice is not None:
-        return notice, None, 0
+    m = ctl.message(now_ms)
+    if m.count("\n") > 1:  # a full-screen report (REPEAT)
+        return m.split("\n"), None, 0
     p = ctl.player
     if p.page == PL.HELP:
         pages = p.help_pages(table.p)
@@ -215,14 +211,14 @@ def result_screen(ctl, now_ms):
     last = led.recall.roll(0)
     before = last[2] if last else led.table.point
     lines = [fit("CR " + money(led.table.credits), point_change(before, led.table.point)),
-             "ROLL" + R.SCALE3 + "%d" % (d1 + d2),
-             word + R.SCALE2 + signed(net)]
+             "ROLL\x03%d" % (d1 + d2),   # render: \x03 = 3x, \x02 = 2x digits
+             word + "\x02" + signed(net)]
     if not settled:
         lines += [center("NO BET DECIDED"), center("BETS STAY UP")]
         return lines
-    rows = G.RESULT_ROWS
+    rows = _RESULT_ROWS
     pages = (len(settled) + rows - 1) // rows
-    page = (ticks_diff(now_ms, game.result_at) // G.RESULT_PAGE_MS) % pages
+    page = (ticks_diff(now_ms, game.result_at) // _RESULT_PAGE_MS) % pages
     for i in range(page * rows, page * rows + rows):
         lines.append(bet_line(settled[i]) if i < len(settled) else "")
     return lines
@@ -244,8 +240,8 @@ def betting_screen(ctl, now_ms):
         timer = "T --"
     else:
         timer = "NO BET"
-    pt = "PT %d" % table.point if table.point else "PT OFF"
-    lines = ["CR" + R.SCALE2 + money(table.credits),
+    pt = "PT %s" % (table.point or "OFF")
+    lines = ["CR\x02" + money(table.credits),   # 2x digits (render)
              fit("BET " + money(table.on_table()), timer),
              label(kind, number)[:W16]]
     pay = "PAYS " + pays(table.p, kind, number)
@@ -257,10 +253,10 @@ def betting_screen(ctl, now_ms):
     lines.append(fit("CHIP " + money(p.chip), pt))
     m1, m2 = msg_lines(ctl.message(now_ms))
     if not m1:
-        g = nav.group_of(kind)
-        ks = nav.kinds(table.p, g)
+        g = PL.group_of(kind)
+        ks = PL.kinds(table.p, g)
         where = "%d/%d" % (ks.index(kind) + 1, len(ks)) if kind in ks else ""
-        m1, m2 = fit(nav.GROUPS[g][1], where), history_line(ctl.history)
+        m1, m2 = fit(PL.GROUPS[g][1], where), history_line(ctl.history)
     lines.append(m1)
     lines.append(m2)
     return lines

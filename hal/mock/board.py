@@ -4,7 +4,7 @@ A simulated dome with seeded, configurable irregularities, scriptable inputs,
 a fake or real clock; see `Board.__init__` and hal/REFERENCE.md.
 """
 from hal.buttons import Buttons
-from hal.buzzer import Buzzer
+from hal.lamps import Buzzer
 from hal.debounce import Switch
 from hal.dice_decode import Dice, encode_pair
 from hal.lamps import Lamps
