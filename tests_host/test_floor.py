@@ -182,3 +182,16 @@ def test_diagnostics_show_every_door():
     b.logic_door.set(1)
     d.run(300)
     assert "Logic OPEN" in d.text(), d.text()
+
+
+def test_readout_shows_the_newest_ticket():
+    from firmware.audit.readout import Readout
+    b, d = make(seed=31)
+    r = Readout(d.ctl.store, d.ctl.identity())
+    assert r.feed(b"TICKET\n").decode().startswith("OK TICKET none")
+    d.bill(5)
+    d.press("CASHOUT")
+    text = r.feed(b"TICKET\n").decode()
+    number = b.printer.barcodes[-1]
+    assert "number=%s" % number in text and "amount=5" in text, text
+    assert len(number) == 18 and any(number in line for line in b.printer.tickets[-1])

@@ -22,6 +22,8 @@ ignored (keep-alive).
   EVENTS [n [start]]   n (1..50, default 20) events from the start-th newest
                        (0 = newest): "<number> <time> <code> <arg> <name>[; <detail>]"
   BILLS                the last 10 bills: "<time> <amount>" newest first
+  TICKET               the newest printed ticket: number= (18 digits), amount=,
+                       time=, sequence=
   DIGEST               "OK DIGEST <64 hex>". On the port the answer comes by
                        itself once computed (a few blocks a pass; the next
                        request waits for it). Through feed() (in-process)
@@ -63,7 +65,7 @@ E_BUSY = const(5)
 E_NOTFOUND = const(6)
 
 HELP = ("HELP", "ID", "STATUS", "METERS", "METER <key>", "CONFIG", "HISTORY",
-        "RECALL [i]", "EVENTS [n [start]]", "BILLS", "DIGEST")
+        "RECALL [i]", "EVENTS [n [start]]", "BILLS", "TICKET", "DIGEST")
 
 
 def _int(text, low, high):
@@ -332,6 +334,15 @@ class Readout:
             out.append(line)
         return out
 
+    def c_ticket(self, args):
+        from firmware.sas import validation as V
+        t = V.newest_ticket(self.store.ledger)
+        if t is None:
+            return ["OK TICKET none"]
+        number, when, amount = t
+        return ["OK TICKET", "number=%s" % number, "amount=%d" % amount, "time=%d" % when,
+                "sequence=%d" % self.store.ledger.val_seq]
+
     def c_bills(self, args):
         bills = RP.last_bills(self.store.ledger)
         return ["OK BILLS %d" % len(bills)] + ["%d %d" % b for b in bills]
@@ -357,5 +368,5 @@ _COMMANDS = {
     "HELP": Readout.c_help, "ID": Readout.c_id, "STATUS": Readout.c_status,
     "METERS": Readout.c_meters, "METER": Readout.c_meter, "CONFIG": Readout.c_config,
     "HISTORY": Readout.c_history, "RECALL": Readout.c_recall, "EVENTS": Readout.c_events,
-    "DIGEST": Readout.c_digest, "BILLS": Readout.c_bills,
+    "DIGEST": Readout.c_digest, "BILLS": Readout.c_bills, "TICKET": Readout.c_ticket,
 }

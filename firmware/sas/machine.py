@@ -517,7 +517,7 @@ class Sas:
         fn = f[2]
         o = self.out
         k = self._head(0x4D)
-        t = self.newest_ticket(led)
+        t = V.newest_ticket(led)
         if t is None or (fn == 0 and not self.unread_ticket) or fn not in (0, 1, 0xFF):
             for i in range(31):
                 o[k + i] = 0
@@ -539,17 +539,6 @@ class Sas:
         k = Wr.put_bcd(o, k, 0, 4)                   # expiration: none
         o[k] = o[k + 1] = 0                          # pool ID
         return self._crc(k + 2)
-
-    def newest_ticket(self, led):
-        """(18-digit number, time, amount) of the newest ticket, or None."""
-        if not led.val_seq:
-            return None
-        ev = led.events
-        for i in range(ev.count):
-            number, t, code, arg = ev.get(i)
-            if code == E.CASHOUT:
-                return V.of_ledger(led)[2], t, arg
-        return None
 
     def p_pending_cashout(self, f, n):
         """57: this machine uses secure-enhanced validation, never system

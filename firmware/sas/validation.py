@@ -47,6 +47,20 @@ def station_id(text):
     return v or 1
 
 
+def newest_ticket(led):
+    """(18-digit number, time, amount) of the newest printed ticket (from the
+    event log and the ledger's sequence), or None."""
+    if not led.val_seq:
+        return None
+    from firmware.store import events as E
+    ev = led.events
+    for i in range(ev.count):
+        number, t, code, arg = ev.get(i)
+        if code == E.CASHOUT:
+            return of_ledger(led)[2], t, arg
+    return None
+
+
 def of_ledger(led):
     """(validation ID, sequence, 18-digit number) of the ledger's newest ticket."""
     vid = led.val_id or station_id(led.config["station"])
