@@ -378,8 +378,8 @@ class Board:
         self.printer = MockPrinter(log)
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
         self.display = MockDisplay()
-        self.tones = []  # every buzzer frequency set, 0 = off (tests)
-        self.buzzer = Buzzer(self.tones.append)
+        self.tones = []  # the buzzer frequencies set lately, 0 = off (tests)
+        self.buzzer = Buzzer(self._tone)
         self.flash = None
         if flash:
             from hal.mock.norflash import NorFlash
@@ -406,6 +406,12 @@ class Board:
             from hal.mock.keys import Keyboard
 
             self.keyboard = Keyboard(self)
+
+    def _tone(self, freq):
+        t = self.tones
+        t.append(freq)
+        if len(t) > 48:  # a long session must not grow the heap
+            del t[:24]
 
     # script helpers -----------------------------------------------------
     def press(self, code):
