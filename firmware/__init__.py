@@ -10,3 +10,12 @@ def forget(name):
     parent = sys.modules.get(pkg)
     if parent is not None:
         parent.__dict__.pop(attr, None)
+
+
+def fmt(cents):
+    """The one way money is shown: integer cents as dollars.cents
+    ("1234.56"). Every amount in the firmware is integer cents; screens,
+    tickets and reports format it here and nowhere else."""
+    sign = "-" if cents < 0 else ""
+    cents = -cents if cents < 0 else cents
+    return "%s%d.%02d" % (sign, cents // 100, cents % 100)

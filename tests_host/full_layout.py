@@ -3,17 +3,18 @@
 MicroPython-compatible. placements(profile) is the pre-built list of
 (kind, amount, number); fill(table, plist) puts back whatever of it is not on
 the table and the rules allow now; build(name) returns a table with the point
-on and everything placed, and the list.
+on and everything placed, and the list. Amounts are cents: $12 a bet (a
+multiple of $3, so 003's odds laid on 5, 6, 8, 9 pay whole cents).
 """
 from firmware.rules import profiles as P
 from firmware.rules import reasons as R
 from firmware.rules import table as T
 from firmware.rules import wagers as W
 
-BANKROLL = 1000000
+BANKROLL = 100000000  # cents
 
 
-def _amount(profile, kind, want=10):
+def _amount(profile, kind, want=1200):
     lo, hi, mult = profile["limits"][kind]
     a = want if want >= lo else lo
     if a % mult:
@@ -26,7 +27,7 @@ def _amount(profile, kind, want=10):
 _DARK_LINE = (W.DONT_PASS, W.DONT_PASS_ODDS, W.DONT_COME, W.DONT_COME_ODDS)
 
 
-def placements(profile, want=10, dark_first=False):
+def placements(profile, want=1200, dark_first=False):
     """Pre-built list. Where both sides may not be bet at once (002 rule 1b)
     buy takes 4, 5, 6 and lay 8, 9, 10, and dark_first puts don't pass / don't
     come ahead of pass / come (a bench alternates the two lists)."""
@@ -49,7 +50,7 @@ def placements(profile, want=10, dark_first=False):
     return out
 
 
-def lists(profile, want=10):
+def lists(profile, want=1200):
     """The lists a bench cycles through, one per roll."""
     if profile["no_opposites"]:
         return [placements(profile, want, True), placements(profile, want)]
@@ -69,7 +70,7 @@ def fill(t, plist):
     return placed
 
 
-def build(name, want=10):
+def build(name, want=1200):
     """A full table: point 4, come bets on 5 (and don't come on 6 where the
     sides alternate). Returns (table, lists)."""
     profile = P.get(name)

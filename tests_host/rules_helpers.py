@@ -9,11 +9,14 @@ D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5)
 
 
 def mk(name, credits=1000, overrides=None):
+    """A table of the named profile with `credits` dollars in hand (the
+    engine counts cents)."""
     t = T.Table(P.get(name, overrides))
-    assert t.credit(credits) == R.OK
+    assert t.credit(credits * 100) == R.OK
     return t
 
 
 def roll(t, total):
     assert t.roll(D[total][0], D[total][1]) == R.OK
+    assert t.on_table() == sum(b[2] for b in t.bets)   # the kept total is exact
     return t.settled

@@ -1,6 +1,7 @@
 """A scripted cabinet session for the store tests, power-cut sweeps and the
 journal benchmark: money in, every wager kind the profile offers, rolls with
 re-rolls and a void, cashouts by ticket and handpay. Deterministic per seed.
+Amounts are cents.
 
 Each step is (method name, args) for firmware.store.store.Store; a step the
 ledger refuses is simply a refused action (the session stays valid).
@@ -53,16 +54,17 @@ def iter_steps(rolls=100, seed=1, profile="table"):
     for r in range(rolls):
         now += 20
         if r % 4 == 0:
-            yield "credit", (now, T.SRC_BILL, rng.choice((5, 10, 20, 100)))
+            yield "credit", (now, T.SRC_BILL, 100 * rng.choice((5, 10, 20, 100)))
         if r % 13 == 5:
-            yield "credit", (now, T.SRC_COIN, 1)
+            yield "credit", (now, T.SRC_COIN, 100)
         for _ in range(rng.randint(1, 5)):
             kind = rng.choice(offered)
-            yield "bet", (now, kind, rng.choice((1, 2, 5, 6, 10)), _number_for(kind, rng, point[0]))
+            yield "bet", (now, kind, 100 * rng.choice((1, 2, 5, 6, 10)),
+                          _number_for(kind, rng, point[0]))
         # Line bets and their odds often, so come points and odds get exercised.
-        yield "bet", (now, rng.choice((W.PASS, W.DONT_PASS)), 5, 0)
-        yield "bet", (now, rng.choice((W.COME, W.DONT_COME)), 5, 0)
-        yield "bet", (now, rng.choice((W.PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS)), 5,
+        yield "bet", (now, rng.choice((W.PASS, W.DONT_PASS)), 500, 0)
+        yield "bet", (now, rng.choice((W.COME, W.DONT_COME)), 500, 0)
+        yield "bet", (now, rng.choice((W.PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS)), 500,
                       rng.choice(W.POINTS))
         if r % 7 == 3:
             kind = rng.choice((W.PLACE, W.HARD, W.BUY, W.LAY, W.PLACE_LOSE))

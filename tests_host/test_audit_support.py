@@ -17,7 +17,7 @@ def make(games=3, credits=200, seed=7):
     s = Store(b.flash)
     s.boot(b.clock.now())
     if credits:
-        s.credit(b.clock.now(), TR.SRC_BILL, credits)
+        s.credit(b.clock.now(), TR.SRC_BILL, credits * 100)
     play(s, b, games)
     return s, b
 
@@ -25,11 +25,12 @@ def make(games=3, credits=200, seed=7):
 def play(s, b, games):
     for i in range(games):
         t = b.clock.now()
-        if s.ledger.table.credits < 20:
-            s.credit(t, TR.SRC_BILL, 100)
-        if s.ledger.table.point == 0:
-            s.bet(t, W.PASS, 5)
-        s.bet(t, W.FIELD, 2)
+        if s.ledger.table.credits < 2000:
+            s.credit(t, TR.SRC_BILL, 10000)
+        if s.ledger.table.point == 0 and s.ledger.table.find(W.PASS) is None:
+            s.bet(t, W.PASS, 500)
+        if s.ledger.table.find(W.FIELD) is None:   # a winning field bet stays up
+            s.bet(t, W.FIELD, 200)
         s.close(t)
         d1, d2 = DICE[i % len(DICE)]
         s.roll(t, d1, d2)
@@ -40,8 +41,13 @@ def cash_out(s, b):
     """Clears the table: the rest of the credits by handpay, then reset."""
     t = b.clock.now()
     while s.ledger.table.bets:
-        s.close(t)
-        s.roll(t, 3, 4)
+        # bets stay up after a win: take down what may come down, and roll
+        # a seven to decide the contracts
+        for bet in list(s.ledger.table.bets):
+            s.remove(t, bet[0], bet[1])
+        if s.ledger.table.bets:
+            s.close(t)
+            s.roll(t, 3, 4)
     if s.ledger.table.credits:
         s.cashout(t, TR.BY_HANDPAY)
         s.reset(t)

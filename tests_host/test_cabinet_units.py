@@ -73,11 +73,11 @@ def test_selection_survives_rolls_and_profile_changes():
     # (was: the linear NEXT list; navigation is now by groups, see test_nav)
     prof = P.get("table")
     t = Table(prof)
-    t.credit(100)
-    assert t.place(W.PASS, 5) == R.OK
+    t.credit(10000)
+    assert t.place(W.PASS, 500) == R.OK
     t.roll(3, 3)                         # point 6
-    assert t.place(W.PASS_ODDS, 5) == R.OK
-    assert t.place(W.COME, 5) == R.OK
+    assert t.place(W.PASS_ODDS, 500) == R.OK
+    assert t.place(W.COME, 500) == R.OK
     t.roll(4, 4)                         # come to 8
     assert PL.numbers(W.PASS_ODDS, t) == (6,)
     assert PL.numbers(W.COME, t) == [0, 8] and PL.numbers(W.COME_ODDS, t) == [8]
@@ -101,8 +101,9 @@ def test_text_tables_cover_every_code():
     # the names and messages live in modules imported only to show one
     from firmware.store import events as E
     from firmware.store import event_names
-    assert len(R.CODES) == len(R.MESSAGES) == R.LOCKED + 1
+    assert len(R.CODES) == len(R.MESSAGES) == R.DARK_DOWN + 1
     assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
+    assert R.code_name(R.DARK_DOWN) == "dark_down"
     assert len(event_names.NAMES) == E.COUNT == E.CLOCK_UNSET + 1  # the newest code
     assert E.name(E.AGG_MIN) == "aggregate min" and E.name(E.COUNT) == "event %d" % E.COUNT
     assert E.name(E.DEVICE_FAULT) == "device fault"
@@ -146,14 +147,21 @@ def test_screen_helpers():
     assert S.history_line([]) == ""
     for res in (WIN, LOSE, PUSH, RETURNED):
         for k in range(W.COUNT):
-            line = S.bet_line((k, 25, 500, res, 1200, 0, 0))
-            assert len(line) <= 16
-    # the roll's net: a pass win of 5 (paid 10) and a lost field 5 net 0
-    settled = [(W.PASS, 0, 5, WIN, 10, 0, 0), (W.FIELD, 0, 5, LOSE, 0, 0, 0)]
+            for up in (0, 1):
+                line = S.bet_line((k, 25, 500, res, 1200, 0, 0, up))
+                assert len(line) <= 16
+    # the roll's net in cents: a pass win of 5 that stays up (paid 5) and a
+    # lost field 5 net 0; a place win that stays up shows UP and its winnings
+    settled = [(W.PASS, 0, 500, WIN, 500, 0, 0, 1), (W.FIELD, 0, 500, LOSE, 0, 0, 0, 0)]
     assert S.net_of(settled) == 0
-    assert S.bet_line(settled[0]).endswith("+5") and S.bet_line(settled[1]).endswith("-5")
-    assert S.net_of([(W.PASS_ODDS, 6, 10, RETURNED, 10, 0, 0)]) == 0
+    assert S.bet_line(settled[0]).endswith("+5.00") and S.bet_line(settled[1]).endswith("-5.00")
+    assert " UP " in S.bet_line((W.PLACE, 6, 600, WIN, 700, 0, 0, 1))
+    assert S.bet_line((W.COME, 6, 600, WIN, 1200, 0, 0, 0)).endswith("+6.00")
+    assert S.net_of([(W.PASS_ODDS, 6, 1000, RETURNED, 1000, 0, 0, 0)]) == 0
     assert S.point_change(0, 6) == "PT OFF>6" and S.point_change(6, 6) == "PT 6"
+    from firmware import fmt
+    assert (fmt(0), fmt(5), fmt(117), fmt(123456), fmt(-250)) == \
+        ("0.00", "0.05", "1.17", "1234.56", "-2.50")
 
 
 def test_labels_fit_for_every_selection():

@@ -91,7 +91,7 @@ def run_session(seed, cut=0):
         line = SESSION[i]
         w = line.split()
         if w[0] in ("bill", "coin"):
-            inserted[0] += int(w[1])
+            inserted[0] += int(w[1]) * 100     # dollars in, cents counted
         try:
             d.command(line)
             i += 1
@@ -119,7 +119,7 @@ def test_session_without_cut_settles():
     assert ops > 20 and cuts == 0
     assert led.meters.get("games") >= 4
     assert led.meters.get("cocked") >= 1
-    assert led.meters.get("total_in") == 27
+    assert led.meters.get("total_in") == 2700          # $27 in cents
 
 
 def _full():

@@ -89,6 +89,7 @@ def check(d, shadow=None):
     st = d.ctl.store
     led = st.ledger
     assert led.balance_check() == 0
+    assert led.table.on_table() == sum(b[2] for b in led.table.bets)
     if shadow is not None:
         assert shadow.same(), (led.table.bets, shadow.table.bets)
     gc.collect()
@@ -119,13 +120,13 @@ def test_money_bet_roll_cashout_ticket():
     assert d.on_screen("INSERT MONEY")
     d.bill(20)
     led = d.ctl.store.ledger
-    assert led.table.credits == 20
+    assert led.table.credits == 2000          # cents
     assert led.meters.get("bills_20") == 1
-    assert d.on_screen("CR 20")
+    assert d.on_screen("CR 20.00")
     d.press("CHIP")             # chip 5
     d.press("BET_UP")           # pass line 5
     assert led.table.find(W.PASS) is not None
-    assert d.on_screen("ON 5")
+    assert d.on_screen("ON 5.00")
     assert d.roll()
     assert d.on_screen("ROLL ")  # result screen after the commit
     assert sh.rolls == 1
@@ -152,7 +153,7 @@ def test_money_bet_roll_cashout_ticket():
         d.press("CASHOUT")
         assert led.table.credits == 0
         assert len(b.printer.tickets) == 1
-        assert ("CREDITS %d" % credits) in b.printer.tickets[0]
+        assert ("AMOUNT $%d.%02d" % (credits // 100, credits % 100)) in b.printer.tickets[0]
         assert d.on_screen("TICKET PRINTED")
         assert led.meters.get("tickets_out") == credits
     check(d, sh)
@@ -192,13 +193,13 @@ def test_buttons_select_odds_onoff_repeat_clear():
     d.press("CHIP")                            # 100
     d.press("CHIP")                            # back to 1
     d.press("BET_UP")
-    assert led.table.find(W.PLACE, 6)[2] == 6
+    assert led.table.find(W.PLACE, 6)[2] == 600
     w0 = led.table.working(led.table.find(W.PLACE, 6))   # off on the come-out
     d.press("ONOFF")
     assert led.table.working(led.table.find(W.PLACE, 6)) != w0
     d.press("ONOFF")
     d.press("BET_DOWN")
-    assert led.table.find(W.PLACE, 6)[2] == 5
+    assert led.table.find(W.PLACE, 6)[2] == 500
     d.press("CLEAR")
     assert not led.table.bets
     d.press("PREV")
@@ -245,7 +246,7 @@ def test_handpay_over_limit_and_printer_not_ready():
     b.printer.status_value = PR.PAPER_OUT
     d.bill(5)
     d.press("CASHOUT")
-    assert led.lock == L.LK_HANDPAY and led.meters.get("handpay_cc") == 25
+    assert led.lock == L.LK_HANDPAY and led.meters.get("handpay_cc") == 2500
     check(d)
 
 
@@ -261,9 +262,9 @@ def test_print_fails_after_commit_locks_printer():
     assert led.lock == L.LK_PRINTER
     assert E.PRINTER_FAULT in events_of(led)
     # two-phase ticket (issue 9): out of the credits, not a ticket until printed
-    assert led.meters.get("total_out") == 10 and led.ticket == 10
+    assert led.meters.get("total_out") == 1000 and led.ticket == 1000
     assert led.meters.get("tickets_out") == 0
-    assert d.on_screen("PRINTER FAULT") and d.on_screen("TICKET 10")
+    assert d.on_screen("PRINTER FAULT") and d.on_screen("TICKET 10.00")
     check(d)
 
 
@@ -332,7 +333,7 @@ def test_door_open_suspends_and_holds_roll():
     d.run(300)
     assert led.door_open and d.on_screen("DOOR OPEN") and b.money.inhibited
     d.press("BET_UP")
-    assert led.table.on_table() == 1
+    assert led.table.on_table() == 100
     d.run(20000)
     assert d.ctl.game.rolls == 0 and d.ctl.game.state == G.BETTING
     b.door.set(0)
@@ -382,7 +383,7 @@ def test_audit_key_waits_for_roll_end():
     assert d.ctl.game.rolls == 1 and d.ctl.audit_mode
     assert b.money.inhibited
     d.press("BET_UP")                    # goes to the menu, not the table
-    assert led.table.on_table() == 1
+    assert led.table.on_table() == 100
     rolls = d.ctl.game.rolls
     d.run(30000)
     assert d.ctl.game.rolls == rolls     # no roll while in audit
@@ -400,7 +401,7 @@ def test_credit_limit_inhibits_money():
     d.bill(20)
     assert not b.money.inhibited
     d.bill(20)
-    assert d.ctl.store.ledger.table.credits == 40
+    assert d.ctl.store.ledger.table.credits == 4000
     assert b.money.inhibited
     assert not b.insert_bill(5)
     check(d)
@@ -428,10 +429,10 @@ def test_coin_and_bill_counted_once():
     d.coin(1)
     d.bill(1)
     led = d.ctl.store.ledger
-    assert led.table.credits == 8
-    assert led.meters.get("coins_in") == 2 and led.meters.get("bills_in") == 6
+    assert led.table.credits == 800
+    assert led.meters.get("coins_in") == 200 and led.meters.get("bills_in") == 600
     d.run(5000)
-    assert led.table.credits == 8
+    assert led.table.credits == 800
     check(d)
 
 
@@ -477,7 +478,7 @@ def test_profile_etg_screens():
     assert d.on_screen("Below the")
     d.press("CHIP")
     d.press("BET_UP")
-    assert led.table.find(W.PASS)[2] == 5
+    assert led.table.find(W.PASS)[2] == 500
     check(d)
 
 
@@ -492,13 +493,13 @@ def test_audit_money_pulse_test_is_never_credited():
     b.insert_bill(5)
     b.insert_coin(2)
     d.run(3000)
-    assert led.table.credits == 10 and led.meters.get("total_in") == 10
+    assert led.table.credits == 1000 and led.meters.get("total_in") == 1000
     b.audit_key.set(0)
     d.run(3000)                          # leaving: those pulses stay uncredited
     assert not d.ctl.audit_mode
-    assert led.table.credits == 10 and led.meters.get("total_in") == 10
+    assert led.table.credits == 1000 and led.meters.get("total_in") == 1000
     d.bill(5)                            # and real money after it still counts once
-    assert led.table.credits == 15
+    assert led.table.credits == 1500
     check(d)
 
 

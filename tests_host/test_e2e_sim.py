@@ -13,10 +13,10 @@ SIM = os.path.join(ROOT, "tools", "sim")
 
 SCRIPT = """# money in, bets, roll (a 7: the pass bet is decided, cashout may go), cashout
 bill 20
-expect CR 20
+expect CR 20.00
 press CHIP
 press BET_UP
-expect ON 5
+expect ON 5.00
 press PROPS
 press BET_UP
 expect Field
@@ -42,7 +42,7 @@ def test_headless_session_micropython(tmp_path):
     r = sim(tmp_path, SCRIPT, "--seed", "3")
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
-    assert "|CR 20" in out and "SHAKING DICE" in out and "TICKET PRINTED" in out
+    assert "|CR 20.00" in out and "SHAKING DICE" in out and "TICKET PRINTED" in out
     assert out.count("--- t=") > 10
     # resumed from the flash: cashed out with nothing left on the table
     r2 = sim(tmp_path, "screen\nexpect INSERT MONEY\n", "--seed", "4")
@@ -50,7 +50,7 @@ def test_headless_session_micropython(tmp_path):
 
 
 def test_headless_python_and_expect_failure(tmp_path):
-    r = sim(tmp_path, "bill 5\nexpect CR 5\nexpect NOT THERE\n", "--python", "--profile", "etg")
+    r = sim(tmp_path, "bill 5\nexpect CR 5.00\nexpect NOT THERE\n", "--python", "--profile", "etg")
     assert r.returncode == 1
     assert "EXPECT FAILED" in r.stdout
 
@@ -77,9 +77,9 @@ def test_kill9_resumes_same_game(tmp_path):
     assert st.boot(0) != 3
     led = st.ledger
     assert led.balance_check() == 0
-    assert led.meters.get("total_in") == 20
+    assert led.meters.get("total_in") == 2000          # cents
     assert led.table.credits + led.table.on_table() + led.meters.get("wagered") \
-        - led.meters.get("won") - led.meters.get("returned") + led.meters.get("vig") == 20
+        - led.meters.get("won") - led.meters.get("returned") + led.meters.get("vig") == 2000
     credits, bet, phase = led.table.credits, led.table.on_table(), led.phase
     st.journal.dev.close() if hasattr(st.journal, "dev") else None
     r = sim(tmp_path, "screen\n", "--seed", "10")

@@ -123,3 +123,32 @@ def test_whole_sheet_and_json():
     assert "buy" not in names and "sharp_shooter" in names
     for r in out["wagers"]:
         assert Fraction(r["win"]) + Fraction(r["lose"]) + Fraction(r["push"]) == 1
+
+
+def test_no_stake_gives_the_player_the_edge_or_a_silent_short_pay():
+    # Every profile, wager and stake a player can bet, from the minimum to
+    # $100 (or the table maximum), priced from the engine's own payouts:
+    # never below the document's edge by more than one cent of breakage,
+    # never negative; odds bets never negative and zero within a cent.
+    bad = []
+    for name in ("table", "etg", "casino", "house"):
+        for base, edges in par.stakes_sheet(name, 100):
+            kind, number = base["kind"], base["number"]
+            lo, hi, mult = par.P.get(name)["limits"][kind]
+            assert edges, (name, W.NAMES[kind], number)
+            top = 100 * par.CENTS
+            nxt = edges[-1][0] + mult              # the next stake: past $100 or refused
+            if nxt <= min(hi or top, top):
+                try:
+                    par.setup(par.P.get(name), kind, number, nxt)
+                    assert False, ("stake left out", name, W.NAMES[kind], number, nxt)
+                except par.ParError:
+                    pass
+            nominal = base["edge"]
+            for stake, edge in edges:
+                cent = Fraction(par.CENTS, 100 * stake)   # one cent of the stake
+                if edge < 0 or edge < nominal - cent or \
+                        (W.FAMILY[kind] == W.F_ODDS and edge > cent):
+                    bad.append((name, W.NAMES[kind], number, stake, float(edge * 100),
+                                float(nominal * 100)))
+    assert not bad, bad[:20]

@@ -12,13 +12,25 @@ from firmware.rules import wagers as W
 from rules_helpers import D, mk, roll  # noqa: E402
 
 
-def put(t, kind, amount, number=0):
-    code = t.place(kind, amount, number)
-    assert code == R.OK, (W.NAMES[kind], amount, number, R.code_name(code))
+def put(t, kind, dollars, number=0):
+    code = t.place(kind, dollars * 100, number)
+    assert code == R.OK, (W.NAMES[kind], dollars, number, R.code_name(code))
+
+
+def cr(t):
+    return t.credits / 100
+
+
+# the argument that is an amount, per method: written in dollars below
+_AMOUNT_ARG = {"place": 1, "remove": 2, "credit": 0}
 
 
 def refused(t, code, method, *args):
-    """Calls t.method(*args); it must return `code` and leave the table as it was."""
+    """Calls t.method(*args) (amounts in dollars); it must return `code` and
+    leave the table as it was."""
+    i = _AMOUNT_ARG.get(method)
+    if i is not None and i < len(args) and type(args[i]) is int:
+        args = args[:i] + (args[i] * 100,) + args[i + 1:]
     before = t.encode()
     bets = [list(b) for b in t.bets]
     got = getattr(t, method)(*args)
@@ -33,7 +45,7 @@ def test_pass_is_a_contract_after_the_point():
         t = mk(name)
         put(t, W.PASS, 5)
         assert t.remove(W.PASS) == R.OK            # before the roll: taken back
-        assert t.credits == 1000
+        assert cr(t) == 1000
         put(t, W.PASS, 5)
         roll(t, 6)
         refused(t, R.CONTRACT, "remove", W.PASS)
@@ -45,8 +57,8 @@ def test_pass_increase_after_the_point_000_only():
     put(t, W.PASS, 5)
     roll(t, 6)
     put(t, W.PASS, 5)                              # 000: contract may be increased
-    assert t.find(W.PASS)[2] == 10
-    assert t.remove(W.PASS, 0, 5) == R.OK           # the new part, before the roll
+    assert t.find(W.PASS)[2] / 100 == 10
+    assert t.remove(W.PASS, 0, 100 * 5) == R.OK           # the new part, before the roll
     refused(t, R.CONTRACT, "remove", W.PASS, 0, 1)
     for name in ("etg", "casino", "house"):
         t = mk(name)
@@ -70,7 +82,7 @@ def test_come_is_a_contract_on_its_number():
     put(t, W.COME, 5)
     roll(t, 8)
     put(t, W.COME, 5, 8)                             # 000 increase on its number
-    assert t.find(W.COME, 8)[2] == 10
+    assert t.find(W.COME, 8)[2] / 100 == 10
     t = mk("casino")
     roll(t, 4)
     put(t, W.COME, 5)
@@ -92,17 +104,17 @@ def test_dont_bets_removable_not_increased_after_the_point():
     put(t, W.DONT_PASS, 10)
     roll(t, 6)
     refused(t, R.POINT_ON, "place", W.DONT_PASS, 5)
-    assert t.remove(W.DONT_PASS, 0, 4) == R.OK        # reduce
-    assert t.find(W.DONT_PASS)[2] == 6 and t.credits == 994
+    assert t.remove(W.DONT_PASS, 0, 100 * 4) == R.OK        # reduce
+    assert t.find(W.DONT_PASS)[2] / 100 == 6 and cr(t) == 994
     refused(t, R.POINT_ON, "place", W.DONT_PASS, 4)  # cannot restore
-    assert t.remove(W.DONT_PASS) == R.OK and t.credits == 1000
+    assert t.remove(W.DONT_PASS) == R.OK and cr(t) == 1000
     # don't come on its number
     t = mk("casino")
     roll(t, 4)
     put(t, W.DONT_COME, 10)
     roll(t, 9)
     refused(t, R.BAD_NUMBER, "place", W.DONT_COME, 5, 9)
-    assert t.remove(W.DONT_COME, 9) == R.OK and t.credits == 1000
+    assert t.remove(W.DONT_COME, 9) == R.OK and cr(t) == 1000
 
 
 def test_reducing_a_dont_bet_keeps_its_odds_within_the_cap():
@@ -111,10 +123,10 @@ def test_reducing_a_dont_bet_keeps_its_odds_within_the_cap():
     roll(t, 4)
     put(t, W.DONT_PASS_ODDS, 60)                    # 3x win on 10
     refused(t, R.ODDS_FIRST, "remove", W.DONT_PASS, 0, 5)
-    assert t.remove(W.DONT_PASS_ODDS, 0, 30) == R.OK
-    assert t.remove(W.DONT_PASS, 0, 5) == R.OK
+    assert t.remove(W.DONT_PASS_ODDS, 0, 100 * 30) == R.OK
+    assert t.remove(W.DONT_PASS, 0, 100 * 5) == R.OK
     assert t.remove(W.DONT_PASS) == R.OK             # line down: its odds come down too
-    assert t.bets == [] and t.credits == 1000
+    assert t.bets == [] and cr(t) == 1000
 
 
 def test_002_take_the_odds_down_first():
@@ -124,7 +136,7 @@ def test_002_take_the_odds_down_first():
     put(t, W.DONT_PASS_ODDS, 20)
     refused(t, R.ODDS_FIRST, "remove", W.DONT_PASS)
     assert t.remove(W.DONT_PASS_ODDS) == R.OK
-    assert t.remove(W.DONT_PASS) == R.OK and t.credits == 1000
+    assert t.remove(W.DONT_PASS) == R.OK and cr(t) == 1000
 
 
 def test_002_no_both_sides():
@@ -159,7 +171,7 @@ def test_odds_need_their_line_bet_and_point():
     # (the POINT_OFF branch in Table._check_phase is never reached for them).
     for kind in (W.PASS_ODDS, W.DONT_PASS_ODDS):
         before = t.encode()
-        assert t.place(kind, 10) in (R.POINT_OFF, R.BAD_NUMBER)
+        assert t.place(kind, 1000) in (R.POINT_OFF, R.BAD_NUMBER)
         assert t.encode() == before
     assert t.remove(W.PASS) == R.OK
     roll(t, 6)
@@ -188,8 +200,8 @@ def test_odds_increase_within_the_cap():
     put(t, W.PASS_ODDS, 20)
     refused(t, R.ODDS_LIMIT, "place", W.PASS_ODDS, 1)
     assert t.max_add(W.PASS_ODDS, 5) == 0
-    assert t.remove(W.PASS_ODDS, 0, 15) == R.OK
-    assert t.find(W.PASS_ODDS, 5)[2] == 25
+    assert t.remove(W.PASS_ODDS, 0, 100 * 15) == R.OK
+    assert t.find(W.PASS_ODDS, 5)[2] / 100 == 25
 
 
 def test_odds_multiple_override():
@@ -295,8 +307,8 @@ def test_002_aggregate_minimum():
     t = mk("etg")
     put(t, W.FIELD, 3)
     out = t.close_betting()
-    assert out == [(W.FIELD, 0, 3, T.RETURNED, 3, 0, 0)]
-    assert t.bets == [] and t.credits == 1000
+    assert out == [(W.FIELD, 0, 300, T.RETURNED, 300, 0, 0, 0)]
+    assert t.bets == [] and cr(t) == 1000
     t = mk("etg")
     put(t, W.FIELD, 3)
     put(t, W.ANY7, 2)
@@ -314,20 +326,20 @@ def test_return_fresh_gives_back_this_period_only():
     put(t, W.BUY, 20, 4)                             # vig 1
     put(t, W.PASS, 5)
     out = t.return_fresh()
-    assert (W.PASS_ODDS, 6, 20, T.RETURNED, 20, 0, 0) in out
-    assert (W.BUY, 4, 20, T.RETURNED, 20, 0, 0) in out
-    assert (W.PASS, 0, 5, T.RETURNED, 5, 0, 0) in out
-    assert t.credits == 990 and t.find(W.PASS)[2] == 10 and len(t.bets) == 1
+    assert (W.PASS_ODDS, 6, 2000, T.RETURNED, 2000, 0, 0, 0) in out
+    assert (W.BUY, 4, 2000, T.RETURNED, 2000, 0, 0, 0) in out
+    assert (W.PASS, 0, 500, T.RETURNED, 500, 0, 0, 0) in out
+    assert cr(t) == 990 and t.find(W.PASS)[2] / 100 == 10 and len(t.bets) == 1
 
 
 def test_funds():
     t = mk("table", 10)
     refused(t, R.NO_FUNDS, "place", W.PASS, 11)
     roll(t, 5)
-    refused(t, R.NO_FUNDS, "place", W.BUY, 10, 4)       # 10 + 1 vig
-    put(t, W.BUY, 9, 4)                                 # 9 + 1
-    assert t.credits == 0
-    assert t.cashout() == 0
+    refused(t, R.NO_FUNDS, "place", W.BUY, 10, 4)       # 10 + 0.50 vig
+    put(t, W.BUY, 9, 4)                                 # 9 + 0.45
+    assert cr(t) == 0.55
+    assert t.cashout() == 55
 
 
 # ---- refusals change nothing; bad input never raises ----------------------------------------
@@ -434,7 +446,9 @@ def test_load_refuses_garbage():
     t = mk("table")
     put(t, W.FIELD, 5)
     data = t.encode()
-    for bad in (b"", b"\x00" * 5, data[:-1], data + b"\x00", b"\x02" + data[1:]):
+    # version 1 is the release that counted whole dollars: refused
+    for bad in (b"", b"\x00" * 5, data[:-1], data + b"\x00", b"\x01" + data[1:],
+                b"\x03" + data[1:]):
         before = t.encode()
         assert t.load(bad) is False
         assert t.encode() == before
@@ -471,3 +485,109 @@ def test_credits_stay_encodable():
         assert data is not None, "credit accepted but encode() raises"
         u = T.Table(P.get("table"))
         assert u.load(data) and u.credits == t.credits, ("credits lost", u.credits)
+
+
+# ---- bets that stay up; the documents' removal and ON rules ---------------------------
+def test_a_pass_bet_that_won_may_come_down_on_the_come_out():
+    t = mk("table")
+    put(t, W.PASS, 10)
+    roll(t, 7)                                   # wins, stays up for the come-out
+    assert t.find(W.PASS)[2] == 1000 and t.find(W.PASS)[5] == 0
+    assert t.remove(W.PASS) == R.OK and cr(t) == 1010
+    t = mk("table")
+    put(t, W.PASS, 10)
+    roll(t, 6)
+    roll(t, 6)                                   # point made: up again, no contract
+    assert t.remove(W.PASS, 0, 500) == R.OK and t.find(W.PASS)[2] == 500
+    roll(t, 8)                                   # a new point: a contract again
+    refused(t, R.CONTRACT, "remove", W.PASS)
+    # a come bet that won in the come box may come down; on its number not
+    t = mk("table")
+    point(t, 4)
+    put(t, W.COME, 10)
+    roll(t, 11)
+    assert t.remove(W.COME) == R.OK
+    put(t, W.COME, 10)
+    roll(t, 9)
+    refused(t, R.CONTRACT, "remove", W.COME, 9)
+
+
+def point(t, n):
+    roll(t, n)
+    assert t.point == n
+
+
+def test_dont_bet_taken_down_not_remade_until_the_come_out_003():
+    # 003 5(d), 004 line 60: removed or reduced, not replaced until a new come-out
+    for name in P.NAMES:
+        t = mk(name)
+        point(t, 6)
+        put(t, W.DONT_COME, 10)
+        roll(t, 9)                               # moves to the 9
+        assert t.remove(W.DONT_COME, 9) == R.OK
+        refused(t, R.DARK_DOWN, "place", W.DONT_COME, 10)
+        roll(t, 3)
+        refused(t, R.DARK_DOWN, "place", W.DONT_COME, 10)
+        roll(t, 6)                               # point made: the come-out is next
+        put(t, W.DONT_PASS, 10)
+    # taking back chips placed this betting period is an undo, not a removal
+    t = mk("casino")
+    point(t, 6)
+    put(t, W.DONT_COME, 10)
+    assert t.remove(W.DONT_COME) == R.OK
+    put(t, W.DONT_COME, 10)
+    # the lock survives a snapshot
+    t = mk("casino")
+    put(t, W.DONT_PASS, 10)
+    roll(t, 5)
+    assert t.remove(W.DONT_PASS, 0, 500) == R.OK
+    u = T.Table(P.get("casino"))
+    assert u.load(t.encode()) and u.dark_down
+    assert u.place(W.DONT_COME, 1000) == R.DARK_DOWN
+
+
+def test_one_on_button_calls_all_similar_wagers_on_003():
+    t = mk("casino")
+    for n in (4, 6, 9):
+        put(t, W.PLACE, 10, n)
+    put(t, W.HARD, 5, 8)
+    assert t.set_working(W.PLACE, 6, True) == R.OK      # 003 5(e)
+    assert all(t.working(b) for b in t.bets if b[0] == W.PLACE)
+    assert not t.working(t.find(W.HARD, 8))
+    assert t.set_working(W.PLACE, 9, False) == R.OK     # OFF names one bet
+    assert t.working(t.find(W.PLACE, 4)) and not t.working(t.find(W.PLACE, 9))
+    t = mk("table")                                     # 000: one bet at a time
+    put(t, W.PLACE, 10, 4)
+    put(t, W.PLACE, 10, 6)
+    assert t.set_working(W.PLACE, 6, True) == R.OK
+    assert not t.working(t.find(W.PLACE, 4))
+
+
+def test_003_lays_odds_that_pay_whole_cents():
+    # 003 rounds a pay up to the next cent: odds that did not pay whole cents
+    # would give the player the edge, so they are refused there.
+    t = mk("casino")
+    put(t, W.DONT_PASS, 10)
+    roll(t, 6)
+    refused(t, R.NOT_MULTIPLE, "place", W.DONT_PASS_ODDS, 10)   # 5:6 of $10
+    put(t, W.DONT_PASS_ODDS, 12)                                  # wins $10
+    t = mk("table")                                               # rounds down: any $
+    put(t, W.DONT_PASS, 10)
+    roll(t, 6)
+    put(t, W.DONT_PASS_ODDS, 10)
+
+
+def test_no_win_can_pass_the_ten_digit_credit_meter():
+    t = T.Table(P.get("table"))
+    assert t.credit(T.MAX_CREDITS - 5000 * 301) == R.OK
+    refused(t, R.CREDIT_LIMIT, "place", W.PASS, 60)
+    put(t, W.FIELD, 10)
+    # wins that stayed up are brought down at the close when the next roll
+    # could pass the meter
+    t = T.Table(P.get("table"))
+    assert t.credit(T.MAX_CREDITS - 1000 * 301 + 1000) == R.OK
+    put(t, W.FIELD, 10)
+    roll(t, 4)                                   # wins 10, stays up
+    out = t.close_betting()
+    assert out == [(W.FIELD, 0, 1000, T.RETURNED, 1000, 0, 0, 0)] and t.bets == []
+    assert t.credits <= T.MAX_CREDITS

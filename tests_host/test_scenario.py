@@ -21,47 +21,123 @@ def demo():
 
 
 def test_demo_scenario_settles_by_hand():
+    # amounts in cents; winning bets pay their winnings and stay up
     out = run(demo())
-    assert [o["credits"] for o in out] == [100, 90, 85, 95, 65, 53, 48, 48, 74, 184, 0]
-    assert out[3]["settled"] == [{"bet": "field", "amount": 5, "result": "win", "paid": 10}]
+    assert [o["credits"] for o in out] == [10000, 9000, 8500, 9000, 6000, 4800, 4300, 4300,
+                                           5700, 15700, 16900, 0]
+    assert out[3]["settled"] == [{"bet": "field", "amount": 500, "result": "win", "paid": 500,
+                                  "stays_up": True}]
     assert out[3]["point_before"] is None and out[3]["point_after"] == 4
     assert out[7] == {"ok": False, "error": "odds_limit", "message": "Over the odds limit",
-                      "credits": 48}
-    # 4 made: pass 10 even money, odds 30 at 2:1, hard 4 loses to the easy 4.
+                      "credits": 4300}
+    # the field rode and lost on the 6; place 6 paid 7:6 on $12 and stayed up
+    assert out[8]["settled"] == [
+        {"bet": "field", "amount": 500, "result": "lose", "paid": 0},
+        {"bet": "place", "number": 6, "amount": 1200, "result": "win", "paid": 1400,
+         "stays_up": True}]
+    # 4 made: pass $10 even money (stays up for the come-out), odds $30 at 2:1
+    # come down with the point, hard 4 loses to the easy 4.
     assert out[9]["settled"] == [
-        {"bet": "pass", "amount": 10, "result": "win", "paid": 20},
-        {"bet": "pass_odds", "number": 4, "amount": 30, "result": "win", "paid": 90},
-        {"bet": "hard", "number": 4, "amount": 5, "result": "lose", "paid": 0}]
-    assert out[10] == {"ok": True, "credits": 0, "cashout": 184}
+        {"bet": "pass", "amount": 1000, "result": "win", "paid": 1000, "stays_up": True},
+        {"bet": "pass_odds", "number": 4, "amount": 3000, "result": "win", "paid": 9000},
+        {"bet": "hard", "number": 4, "amount": 500, "result": "lose", "paid": 0}]
+    assert out[10] == {"ok": True, "credits": 16900}          # place 6 taken down
+    assert out[11] == {"ok": True, "credits": 0, "cashout": 16900}
 
 
-def test_same_lines_on_micropython():
-    assert run(demo(), "--micropython") == run(demo())
+def test_place_6_wins_twice_and_stays_up():
+    lines = ['{"do":"credit","amount":10000}', '{"do":"roll","dice":[2,2]}',
+             '{"do":"bet","bet":"place","number":6,"amount":600}',
+             '{"do":"roll","dice":[3,3]}', '{"do":"roll","dice":[1,5]}',
+             '{"do":"remove","bet":"place","number":6}']
+    out = run(lines)
+    for k in (3, 4):                      # 7/6 of $6 each time, the bet still up
+        assert out[k]["settled"] == [{"bet": "place", "number": 6, "amount": 600,
+                                      "result": "win", "paid": 700, "stays_up": True}]
+    assert [o["credits"] for o in out] == [10000, 10000, 9400, 10100, 10800, 11400]
+    # $1 place 6 in 003: 7/6 of 100 cents = 116.67, paid to the next cent
+    one = ['{"do":"credit","amount":1000}', '{"do":"roll","dice":[2,2]}',
+           '{"do":"bet","bet":"place","number":6,"amount":100}', '{"do":"roll","dice":[3,3]}']
+    assert run(one, "--profile", "casino")[3]["settled"] == [
+        {"bet": "place", "number": 6, "amount": 100, "result": "win", "paid": 117,
+         "stays_up": True}]
+    assert run(one, "--profile", "table")[3]["settled"][0]["paid"] == 116
+
+
+def _raw(path, *opts):
+    r = subprocess.run([os.path.join(ROOT, "tools", "scenario")] + list(opts) + [path],
+                       capture_output=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_every_scenario_file_same_bytes_on_both_ports():
+    # key order, refusals of malformed JSON (bad-input.jsonl): byte for byte
+    folder = os.path.join(ROOT, "tools", "scenarios")
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".jsonl"))
+    assert "bad-input.jsonl" in names and "demo.jsonl" in names
+    for name in names:
+        path = os.path.join(folder, name)
+        for prof in ("table", "etg", "casino", "house"):
+            a = _raw(path, "--profile", prof)
+            assert a and a == _raw(path, "--profile", prof, "--micropython"), (name, prof)
+
+
+def test_bad_input_file_is_refused_line_by_line():
+    path = os.path.join(ROOT, "tools", "scenarios", "bad-input.jsonl")
+    with open(path, "rb") as f:
+        lines = [l for l in f.read().split(b"\n") if l.strip() and not l.startswith(b"#")]
+    out = [json.loads(l) for l in _raw(path).decode().splitlines()]
+    assert len(out) == len(lines)
+    for line, reply in zip(lines, out):
+        if reply["ok"]:                    # the only good lines: credit, a bet, cash out
+            assert line in (b'{"do":"credit","amount":2000}', b'{"do":"\\u0063redit","amount":100}',
+                            b'{"do":"bet","bet":"field","amount":500}', b'{"do":"cashout"}'), line
+        try:
+            json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+            strict_ok = True
+        except (ValueError, RecursionError):
+            strict_ok = False
+        # refused exactly where RFC 8259 (CPython's json without NaN and
+        # Infinity) refuses; a lone surrogate escape is refused as well, a
+        # string MicroPython cannot hold, and nesting deeper than 100
+        lone = b"\\ud800" in line or line.startswith(b"[" * 101)
+        assert (reply.get("error") == "bad_json") == (not strict_ok or lone), line
+    assert out[-1] == {"ok": True, "credits": 0, "cashout": 1600}
+
+
+def _no_constant(name):
+    raise ValueError(name)
 
 
 def test_profile_option_changes_the_rules():
-    lines = ['{"do":"credit","amount":100}', '{"do":"bet","bet":"twelve","amount":10}',
+    lines = ['{"do":"credit","amount":10000}', '{"do":"bet","bet":"twelve","amount":1000}',
              '{"do":"roll","dice":[6,6]}']
-    assert run(lines, "--profile", "table")[2]["credits"] == 90 + 310
-    assert run(lines, "--profile", "casino")[2]["credits"] == 90 + 330
-    hop = ['{"do":"credit","amount":20}', '{"do":"bet","bet":"hop","dice":[3,1],"amount":5}',
+    assert run(lines, "--profile", "table")[2]["credits"] == 9000 + 30000
+    assert run(lines, "--profile", "casino")[2]["credits"] == 9000 + 32000
+    hop = ['{"do":"credit","amount":2000}', '{"do":"bet","bet":"hop","dice":[3,1],"amount":500}',
            '{"do":"roll","dice":[1,3]}']
     assert run(hop, "--profile", "etg")[2]["settled"] == [
-        {"bet": "hop", "number": 13, "amount": 5, "result": "win", "paid": 80}]
+        {"bet": "hop", "number": 13, "amount": 500, "result": "win", "paid": 7500,
+         "stays_up": True}]
     assert run(hop, "--profile", "table")[1]["error"] == "not_offered"
     # 002's $5 aggregate minimum: a lone $2 bet goes back when bets close.
-    small = ['{"do":"credit","amount":20}', '{"do":"bet","bet":"field","amount":2}',
+    small = ['{"do":"credit","amount":2000}', '{"do":"bet","bet":"field","amount":200}',
              '{"do":"roll","dice":[1,3]}']
     assert run(small, "--profile", "etg")[2]["settled"] == [
-        {"bet": "field", "amount": 2, "result": "returned", "paid": 2}]
+        {"bet": "field", "amount": 200, "result": "returned", "paid": 200}]
     assert run(small, "--profile", "table")[2]["settled"][0]["result"] == "win"
+    # ...and a roll refused for its dice returns nothing and changes nothing
+    bad = small[:2] + ['{"do":"roll","dice":[1,9]}']
+    assert run(bad, "--profile", "etg")[2] == {
+        "ok": False, "error": "bad_dice", "message": "Dice must be two faces 1-6", "credits": 1800}
 
 
 def test_bad_lines_get_errors_and_change_nothing():
     out = run(['{"do":"credit","amount":50}', "not json", "[1,2]", '{"do":"fly"}',
-               '{"do":"bet","bet":"nonsense","amount":5}',
-               '{"do":"bet","bet":"pass","amount":"5"}',
-               '{"do":"bet","bet":"pass","amount":-5}',
+               '{"do":"bet","bet":"nonsense","amount":500}',
+               '{"do":"bet","bet":"pass","amount":"500"}',
+               '{"do":"bet","bet":"pass","amount":-500}',
                '{"do":"roll","dice":[0,7]}', '{"do":"roll"}',
                '{"do":"remove","bet":"pass"}', '{"do":"cashout"}', '{"do":"cashout"}'])
     assert [o.get("error") for o in out] == [

@@ -11,7 +11,9 @@ from firmware.store.store import Store, CRITICAL
 
 SIZE = 256 * 1024
 # A sweep of whole-flash models: CPython covers it; the port's heap is small.
-MP_SKIP = ("test_power_cut_during_installation_is_fresh_or_needs_a_ram_clear",)
+# The old-release image is a zlib file fixture (host file and zlib APIs).
+MP_SKIP = ("test_power_cut_during_installation_is_fresh_or_needs_a_ram_clear",
+           "test_flash_of_the_dollar_release_is_refused_until_a_ram_clear")
 
 
 def fresh():
@@ -48,66 +50,71 @@ def test_recovery_rebuilds_the_same_state():
 
 def test_bill_credit_meters_by_denomination():
     f, s = fresh()
-    assert s.credit(5, T.SRC_BILL, 20) == R.OK
-    assert s.credit(5, T.SRC_BILL, 20) == R.OK
-    assert s.credit(5, T.SRC_BILL, 7) == R.OK
-    assert s.credit(5, T.SRC_COIN, 1) == R.OK
+    assert s.credit(5, T.SRC_BILL, 2000) == R.OK
+    assert s.credit(5, T.SRC_BILL, 2000) == R.OK
+    assert s.credit(5, T.SRC_BILL, 700) == R.OK
+    assert s.credit(5, T.SRC_COIN, 25) == R.OK
     m = s.ledger.meters
-    assert (m.get("bills_in"), m.get("coins_in"), m.get("total_in")) == (47, 1, 48)
+    assert (m.get("bills_in"), m.get("coins_in"), m.get("total_in")) == (4700, 25, 4725)
     assert m.get("bills_20") == 2 and m.get("bills_5") == 0
-    assert s.ledger.table.credits == 48
+    assert s.ledger.table.credits == 4725
 
 
 def test_roll_meters_and_recall():
     f, s = fresh()
-    s.credit(5, T.SRC_BILL, 100)
-    assert s.bet(6, W.PASS, 10) == R.OK
-    assert s.bet(6, W.FIELD, 5) == R.OK
-    assert s.bet(6, W.ANY7, 2) == R.OK
+    s.credit(5, T.SRC_BILL, 10000)
+    assert s.bet(6, W.PASS, 1000) == R.OK
+    assert s.bet(6, W.FIELD, 500) == R.OK
+    assert s.bet(6, W.ANY7, 200) == R.OK
     assert s.close(7) == R.OK
     assert s.roll(8, 3, 4) == R.OK
     m = s.ledger.meters
-    # pass wins 10, field loses 5, any 7 wins 4:1 -> paid 10 back + 10, 2 + 8
-    assert s.ledger.table.credits == 100 - 17 + 20 + 10
-    assert m.get("wagered") == 17 and m.get("won") == 30
-    assert m.get("bet_pass") == 10 and m.get("won_any7") == 10
+    # pass wins 10 and any 7 wins 4:1 = 8, both stay up; the field loses 5
+    assert s.ledger.table.credits == 10000 - 1700 + 1000 + 800
+    assert m.get("wagered") == 1700 and m.get("won") == 1800
+    assert m.get("bet_pass") == 1000 and m.get("won_any7") == 800
     assert m.get("games") == 1 and m.get("games_won") == 1
     g = s.ledger.recall.get(0)
-    assert g["dice"] == (3, 4) and g["credits_before"] == 83 and g["credits_after"] == 113
-    assert sorted(g["bets"]) == sorted([(W.PASS, 0, 1, 10, 20), (W.FIELD, 0, 2, 5, 0),
-                                        (W.ANY7, 0, 1, 2, 10)])
+    assert g["dice"] == (3, 4) and g["credits_before"] == 8300 and g["credits_after"] == 10100
+    assert sorted(g["bets"]) == sorted([(W.PASS, 0, 1, 1000, 1000), (W.FIELD, 0, 2, 500, 0),
+                                        (W.ANY7, 0, 1, 200, 800)])
+    # next roll: the bets that stayed up play again and show once each
+    assert s.close(9) == R.OK and s.roll(10, 2, 2) == R.OK
+    g = s.ledger.recall.get(0)
+    assert sorted(g["bets"]) == sorted([(W.PASS, 0, 0, 1000, 0), (W.ANY7, 0, 2, 200, 0)])
+    assert s.ledger.balance_check() == 0
 
 
 def test_bets_refused_while_closed_or_suspended():
     f, s = fresh()
-    s.credit(5, T.SRC_BILL, 100)
-    s.bet(6, W.PASS, 10)
+    s.credit(5, T.SRC_BILL, 10000)
+    s.bet(6, W.PASS, 1000)
     s.close(7)
     before = s.ledger.encode()
-    assert s.bet(8, W.FIELD, 5) == R.BETS_CLOSED
+    assert s.bet(8, W.FIELD, 500) == R.BETS_CLOSED
     assert s.ledger.encode() == before
     s.roll(9, 1, 1)
     s.event(10, E.DOOR_OPEN)
     assert s.ledger.suspended() == "DOOR OPEN"
-    assert s.bet(11, W.FIELD, 5) == R.LOCKED
+    assert s.bet(11, W.FIELD, 500) == R.LOCKED
     s.event(12, E.DOOR_CLOSE)
-    assert s.bet(13, W.FIELD, 5) == R.OK
+    assert s.bet(13, W.FIELD, 500) == R.OK
     assert s.ledger.meters.get("door_opens") == 1
 
 
 def test_void_returns_this_periods_bets_and_keeps_contract_bets():
     f, s = fresh()
-    s.credit(5, T.SRC_BILL, 100)
-    s.bet(6, W.PASS, 10)
+    s.credit(5, T.SRC_BILL, 10000)
+    s.bet(6, W.PASS, 1000)
     s.close(7)
     s.roll(8, 2, 2)            # point 4, pass is now a contract bet
-    s.bet(9, W.FIELD, 5)
-    s.bet(9, W.PASS_ODDS, 10)
+    s.bet(9, W.FIELD, 500)
+    s.bet(9, W.PASS_ODDS, 1000)
     s.close(10)
     s.reroll(11, E.COCKED)
     assert s.void(12, E.MALFUNCTION) == R.OK
     t = s.ledger.table
-    assert t.credits == 90 and t.find(W.PASS) is not None and t.point == 4
+    assert t.credits == 9000 and t.find(W.PASS) is not None and t.point == 4
     assert s.ledger.meters.get("voided") == 1 and s.ledger.meters.get("cocked") == 1
     assert s.ledger.recall.get(0)["voided"]
     assert s.ledger.balance_check() == 0
@@ -115,36 +122,36 @@ def test_void_returns_this_periods_bets_and_keeps_contract_bets():
 
 def test_cashout_ticket_and_handpay_lock():
     f, s = fresh()
-    s.credit(5, T.SRC_BILL, 100)
+    s.credit(5, T.SRC_BILL, 10000)
     assert s.cashout(6, T.BY_TICKET) == R.OK
-    assert s.ledger.meters.get("tickets_out") == 100 and s.ledger.table.credits == 0
+    assert s.ledger.meters.get("tickets_out") == 10000 and s.ledger.table.credits == 0
     assert s.cashout(7, T.BY_TICKET) == R.NO_CREDITS
-    s.credit(8, T.SRC_BILL, 50)
+    s.credit(8, T.SRC_BILL, 5000)
     assert s.cashout(9, T.BY_HANDPAY) == R.OK
-    assert s.ledger.lock == L.LK_HANDPAY and s.ledger.lock_arg == 50
-    assert s.bet(10, W.FIELD, 1) == R.LOCKED
+    assert s.ledger.lock == L.LK_HANDPAY and s.ledger.lock_arg == 5000
+    assert s.bet(10, W.FIELD, 100) == R.LOCKED
     assert s.reset(11) == R.OK and s.ledger.lock == 0
     m = s.ledger.meters
-    assert m.get("handpay_cc") == 50 and m.get("total_out") == 150
+    assert m.get("handpay_cc") == 5000 and m.get("total_out") == 15000
     assert s.ledger.balance_check() == 0
 
 
 def test_jackpot_over_limit_locks_for_a_handpay():
     f, s = fresh()
-    assert s.set_config(2, "jackpot_limit", "100") == R.OK
-    s.credit(5, T.SRC_BILL, 100)
-    s.bet(6, W.TWELVE, 10)
+    assert s.set_config(2, "jackpot_limit", "100") == R.OK     # dollars
+    s.credit(5, T.SRC_BILL, 10000)
+    s.bet(6, W.TWELVE, 1000)
     s.close(7)
-    s.roll(8, 6, 6)            # 30:1 -> 300 won
-    assert s.ledger.lock == L.LK_JACKPOT and s.ledger.lock_arg == 300
-    assert s.ledger.table.credits == 90 + 10
-    assert s.ledger.meters.get("jackpot") == 300
+    s.roll(8, 6, 6)            # 30:1 -> $300 won, the $10 bet stays up
+    assert s.ledger.lock == L.LK_JACKPOT and s.ledger.lock_arg == 30000
+    assert s.ledger.table.credits == 9000 and s.ledger.table.on_table() == 1000
+    assert s.ledger.meters.get("jackpot") == 30000
     assert s.ledger.balance_check() == 0
 
 
 def test_config_refused_with_money_on_the_station():
     f, s = fresh()
-    s.credit(5, T.SRC_BILL, 10)
+    s.credit(5, T.SRC_BILL, 1000)
     assert s.set_config(6, "profile", "house") == L.MONEY_ON_TABLE
     assert s.ledger.config["profile"] == "table"
     assert s.set_config(6, "bet_timer_s", "30") == R.OK
@@ -210,3 +217,30 @@ def test_power_cut_during_installation_is_fresh_or_needs_a_ram_clear():
         s2 = Store(f)
         assert s2.boot(5) != CRITICAL and s2.ledger.table.credits == 5
     assert seen
+
+
+def test_flash_of_the_dollar_release_is_refused_until_a_ram_clear():
+    # Written by release 0.1.0 (whole-dollar credits, snapshot version 1):
+    # a 30-roll session, then a $20 bill. Its records cannot be replayed as
+    # cents, so the cabinet locks with a critical memory error that names the
+    # old data, and nothing is credited or changed until a RAM clear.
+    import os
+    import zlib
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                        "flash-0.1.0-dollars.bin.z")
+    with open(path, "rb") as fh:
+        image = zlib.decompress(fh.read())
+    f = NorFlash(SIZE)
+    for k in range(f.nsectors):
+        f.secs[k][:] = image[k * 4096:(k + 1) * 4096]
+    s = Store(f)
+    assert s.boot(2) == CRITICAL and s.critical and s.old_format
+    assert s.credit(3, T.SRC_BILL, 500) == R.LOCKED
+    assert s.bet(3, W.FIELD, 500) == R.LOCKED
+    from firmware.cabinet.screens import critical_screen
+    assert "OLD RELEASE DATA" in critical_screen(s.old_format)[1]
+    assert bytes(b"".join(bytes(x) for x in f.secs)) == image     # flash untouched
+    assert s.ram_clear(4) == R.OK and not s.old_format
+    assert s.credit(5, T.SRC_BILL, 500) == R.OK
+    s2 = Store(f)
+    assert s2.boot(6) != CRITICAL and s2.ledger.table.credits == 500

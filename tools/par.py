@@ -13,12 +13,20 @@ Markov chain is then solved exactly with fractions.Fraction: strongly
 connected components (Tarjan) in reverse topological order, Gaussian
 elimination inside each component. No closed-form formulas, no simulation.
 
-House edge = expected loss / amount wagered. For Buy/Lay with the 5% vig paid
-up front (000, 003) the edge is given on two bases: per stake (the vig counts
-as part of the loss) and per stake+vig (loss over everything put up). Where
-the vig is taken from the win (002) the stake is the only money put up.
+House edge = expected loss / amount wagered, per decision: a bet that stays
+on the layout after a win counts as given back (with the vig it has prepaid
+for its next decision). For Buy/Lay with the 5% vig paid up front (000, 003)
+the edge is given on two bases: per stake (the vig counts as part of the
+loss) and per stake+vig (loss over everything put up). Where the vig is
+taken from the win (002) the stake is the only money put up.
 
-Usage: tools/par [--profile NAME] [--json]
+--stakes: the same edge at every stake a player can bet, from the minimum to
+at least $100 (or the table maximum), by the profile's real limits and
+chips, computed from what the engine pays at that stake: the labelled
+outcomes are solved once at the unit bet (where nothing rounds), then each
+outcome's settling roll is replayed with the stake in question.
+
+Usage: tools/par [--profile NAME] [--json] [--stakes [--top DOLLARS]]
 """
 import json
 import os
@@ -35,8 +43,10 @@ from firmware.rules import reasons as R  # noqa: E402
 from firmware.rules import table as T  # noqa: E402
 from firmware.rules import wagers as W  # noqa: E402
 
-UNIT = 1320            # lcm of every pay denominator; 5% of it and of its lay wins is whole
-BIG = 10 ** 7          # lifted table maximum
+# Engine amounts are cents (older engines: whole credits, CENTS = 1).
+CENTS = getattr(P, "CENTS", 1)
+UNIT = 1320 * CENTS    # lcm of every pay denominator; 5% of it and of its lay wins is whole
+BIG = 10 ** 6          # lifted table maximum (dollars)
 MAX_STATES = 200000
 # Non-pair dice for each point total (a pair would also touch the hardways).
 DICE = {4: (1, 3), 5: (1, 4), 6: (2, 4), 8: (3, 5), 9: (4, 5), 10: (4, 6)}
@@ -84,6 +94,8 @@ def wagers_of(profile):
     for k in sorted(profile["offered"]):
         if k in (W.PASS_ODDS, W.DONT_PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS):
             nums = W.POINTS
+        elif k == W.HOP and profile.get("hops"):
+            nums = profile["hops"]
         else:
             nums = W.NUMBERS.get(k, (0,))
         for n in nums:
@@ -97,14 +109,16 @@ def setup(profile, kind, number, amount):
     Returns (table, upfront_vig). The table's credits are zeroed afterwards:
     the money in hand is no part of the state."""
     t = T.Table(profile)
-    t.credit(BIG * 100)
+    t.credit(BIG * 10 * CENTS)
+    # the line bet under odds: the stake, or the line minimum if that is more
+    line = max(amount, profile["limits"][W.ODDS_BASE.get(kind, W.PASS)][0])
     if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS):
-        _ok(t.place(W.ODDS_BASE[kind], amount), "line bet")
+        _ok(t.place(W.ODDS_BASE[kind], line), "line bet")
         _ok(t.roll(*DICE[number]), "point roll")
         _ok(t.place(kind, amount), W.NAMES[kind])
     elif kind in (W.COME_ODDS, W.DONT_COME_ODDS):
         _ok(t.roll(*DICE[10 if number == 4 else 4]), "point roll")
-        _ok(t.place(W.ODDS_BASE[kind], amount), "come bet")
+        _ok(t.place(W.ODDS_BASE[kind], line), "come bet")
         _ok(t.roll(*DICE[number]), "come point roll")
         _ok(t.place(kind, amount, number), W.NAMES[kind])
     elif kind in (W.COME, W.DONT_COME):
@@ -117,17 +131,26 @@ def setup(profile, kind, number, amount):
     return t, vig
 
 
-def explore(profile, start, kind):
+def _value(st, upfront):
+    """What a settlement gives the player: the payment, plus the bet (and
+    the vig it prepaid) where it stays on the layout."""
+    up = st[7] if len(st) > 7 else 0
+    return st[4] + (st[2] + upfront if up else 0)
+
+
+def explore(profile, start, kind, upfront=0):
     """Every table state reachable until the tracked wager settles.
 
-    Returns (states, edges, labels): edges[i] is a list of (count, target)
-    where target >= 0 is a state index and target < 0 is absorbing label
-    -1 - j; counts are out of 36."""
+    Returns (states, edges, labels, reps): edges[i] is a list of (count,
+    target) where target >= 0 is a state index and target < 0 is absorbing
+    label -1 - j; counts are out of 36. reps[j] is (state, d1, d2) of one
+    roll that ends in label j."""
     scratch = T.Table(profile)
     index = {start: 0}
     states = [start]
     edges = []
     labels = []
+    reps = []
     label_ix = {}
     sharp = kind == W.SHARP_SHOOTER
     i = 0
@@ -151,11 +174,12 @@ def explore(profile, start, kind):
                 if hit[6]:
                     raise ParError("%s: unit bet leaves a fraction (rounding %d/1320)"
                                    % (W.NAMES[kind], hit[6]))
-                lab = (hit[3], hit[4], hit[5], bet[4] if sharp else 0, hit[2])
+                lab = (hit[3], _value(hit, upfront), hit[5], bet[4] if sharp else 0, hit[2])
                 j = label_ix.get(lab)
                 if j is None:
                     j = label_ix[lab] = len(labels)
                     labels.append(lab)
+                    reps.append((s, d1, d2))
                 target = -1 - j
             else:
                 scratch.credits = 0
@@ -169,7 +193,7 @@ def explore(profile, start, kind):
             out[target] = out.get(target, 0) + 1
         edges.append(list(out.items()))
         i += 1
-    return states, edges, labels
+    return states, edges, labels, reps
 
 
 def tarjan(n, edges):
@@ -287,10 +311,10 @@ def analyse(name_or_profile, kind, number):
     except ParError:
         # A profile whose maximum payoff cannot be lifted (002's $1,250):
         # the smallest unit that still pays whole numbers.
-        amount = _denominators(profile, kind, number)
+        amount = _denominators(profile, kind, number) * CENTS
         table, vig = setup(profile, kind, number, amount)
     start = table.encode()
-    states, edges, labels = explore(profile, start, kind)
+    states, edges, labels, reps = explore(profile, start, kind, vig)
     probs = solve(edges, len(labels))[0]
     win = lose = push = returned = Fraction(0)
     paid = Fraction(0)
@@ -305,7 +329,7 @@ def analyse(name_or_profile, kind, number):
         vig_on_win += p * v
         if res == T.WIN:
             win += p
-            ratio = Fraction(got + v - amount, amount)
+            ratio = Fraction(got + v - amount - vig, amount)
             pays[ratio] = pays.get(ratio, 0) + p
         elif res == T.LOSE:
             lose += p
@@ -323,12 +347,74 @@ def analyse(name_or_profile, kind, number):
         "pays": sorted(pays.items()), "expected_paid": paid,
         "vig_on_win": vig_on_win,
         "edge": loss / amount,
+        "outcomes": list(zip(reps, probs)),
     }
     if vig:
         out["edge_stake_vig"] = loss / (amount + vig)
     if kind == W.SHARP_SHOOTER:
         out["points_made"] = points_made
     return out
+
+
+def stake_edges(name, kind, number, top=100, base=None):
+    """[(stake, edge)] for every stake a player can bet on this wager in the
+    real profile, from its minimum up to `top` dollars (or its maximum), in
+    steps of its chip multiple; stakes the table refuses are left out.
+
+    Each outcome of the unit-bet solution (base) is replayed from its
+    settling roll with the tracked bet set to the stake."""
+    base = base or analyse(name, kind, number)
+    real = P.get(name)
+    lo, hi, mult = real["limits"][kind]
+    last = top * CENTS
+    if hi:
+        last = min(last, hi)
+    scratch = T.Table(real)
+    out = []
+    for stake in range(lo, last + 1, mult):
+        try:
+            _t, upfront = setup(real, kind, number, stake)
+        except ParError:
+            continue
+        back = Fraction(0)
+        for (state, d1, d2), p in base["outcomes"]:
+            scratch.load(state)
+            for b in scratch.bets:
+                if b[0] == kind:
+                    b[2] = stake
+                    b[4] = upfront if kind in (W.BUY, W.LAY) else b[4]
+            _ok(scratch.roll(d1, d2), "roll")
+            hit = [st for st in scratch.settled if st[0] == kind][0]
+            back += p * _value(hit, upfront)
+        out.append((stake, (stake + upfront - back) / stake))
+    return out
+
+
+def stakes_sheet(name, top=100):
+    """Per wager: nominal edge, worst edge over every stake, and all stakes."""
+    rows = []
+    for kind, number in wagers_of(lifted(name)):
+        base = analyse(name, kind, number)
+        edges = stake_edges(name, kind, number, top, base)
+        rows.append((base, edges))
+    return rows
+
+
+def print_stakes(name, rows, file=sys.stdout):
+    w = file.write
+    w("House edge at every stake: profile %s (stakes in dollars, edge in %%)\n" % name)
+    w("%-18s %9s  %-19s  %s\n" % ("wager", "nominal", "worst (stake)", "every stake"))
+    for base, edges in rows:
+        worst = min(edges, key=lambda e: e[1]) if edges else (0, Fraction(0))
+        every = " ".join("%s:%.3f" % (_dollars(st), float(e * 100)) for st, e in edges)
+        w("%-18s %9.4f  %9.4f (%7s)  %s\n" % (
+            wager_title(base), float(base["edge"] * 100), float(worst[1] * 100),
+            _dollars(worst[0]), every))
+    w("\n")
+
+
+def _dollars(cents):
+    return "%d.%02d" % (cents // CENTS, cents % CENTS) if CENTS > 1 else str(cents)
 
 
 def sharp_table(points_made):
@@ -431,8 +517,19 @@ def main(argv):
     ap.add_argument("--profile", choices=P.NAMES, action="append",
                     help="profile (repeatable; default: all four)")
     ap.add_argument("--json", action="store_true", help="machine-readable output")
+    ap.add_argument("--stakes", action="store_true",
+                    help="house edge at every stake from the minimum to --top dollars")
+    ap.add_argument("--top", type=int, default=100, help="highest stake for --stakes")
     args = ap.parse_args(argv)
     names = args.profile or list(P.NAMES)
+    if args.stakes:
+        try:
+            for n in names:
+                print_stakes(n, stakes_sheet(n, args.top))
+        except ParError as exc:
+            sys.stderr.write("par: %s\n" % exc)
+            return 2
+        return 0
     try:
         sheets = [(n, sheet(n)) for n in names]
     except ParError as exc:

@@ -11,7 +11,9 @@ def main(profile, path):
     if profile not in profiles.PROFILES:
         print("unknown profile %s; choose one of: %s" % (profile, ", ".join(profiles.NAMES)))
         sys.exit(2)
-    src = sys.stdin if path == "-" else open(path)
+    # bytes, not text: each line is decoded by the strict reader, the same
+    # way on both ports (a text stream would decode, or fail, on its own)
+    src = sys.stdin.buffer if path == "-" else open(path, "rb")
     run_lines(src, profile, print)
 
 

@@ -39,6 +39,7 @@ from firmware.store import config as C
 from firmware.store import ledger as L
 from firmware.rules import profiles as P
 from firmware.audit import text as T
+from firmware import fmt
 from firmware.audit import report as RP
 from firmware.audit import pin as PIN
 from firmware.audit.digest import for_board, DONE
@@ -181,12 +182,13 @@ class MetersScreen(Screen):
             ident = dict(RP.identity_items(self.m.store, self.m.identity))
             return [head, ident["station"], ident["name"], "Ver " + ident["version"],
                     "SN " + ident["serial"], "Prof " + ident["profile"],
-                    T.pair("Credits", led.table.credits) or str(led.table.credits),
+                    T.pair("Credits", fmt(led.table.credits)) or fmt(led.table.credits),
                     "NEXT=meters"]
         out = [head]
         for i in self.page_list[self.page]:
             out.append(M.METERS[i][1])
-            out.append(T.right(led.meters.get(i)))
+            v = led.meters.get(i)
+            out.append(T.right(fmt(v) if M.is_money(i) else v))
         while len(out) < ROWS - 1:
             out.append("")
         out.append("[%s]" % self._group_of(self.page))
@@ -215,8 +217,8 @@ class RecallScreen(Screen):
             sec = ["Game #%d" % g["game"], T.date(g["time"]), T.clock(g["time"]),
                    "Point %s>%s" % (T.point(g["point_before"]), T.point(g["point_after"]))]
             for label, key in (("Cr begin", "credits_before"), ("Cr end", "credits_after")):
-                line = T.pair(label, g[key])
-                sec.extend([line] if line else [label, T.right(g[key])])
+                line = T.pair(label, fmt(g[key]))
+                sec.extend([line] if line else [label, T.right(fmt(g[key]))])
             sec2 = ["GAME VOIDED"] if g["voided"] else []
             sec2.append(T.dice_text(d1, d2))
             if d1 and d2:

@@ -2,6 +2,7 @@
 
 Read-only: nothing here changes the ledger.
 """
+from firmware import fmt
 from firmware.store import meters as M
 from firmware.store import events as E
 from firmware.store import config as C
@@ -83,7 +84,7 @@ def event_detail(code, arg):
     if code == E.CONFIG:
         return C.CONFIG[arg][0] if 0 <= arg < len(C.CONFIG) else "setting %d" % arg
     if code in (E.HANDPAY, E.JACKPOT, E.CASHOUT):
-        return "amount %d" % arg
+        return "amount " + fmt(arg)
     if code in (E.HANDPAY_RESET, E.FAULT_CLEAR):
         return L.LOCK_NAMES[arg] if 0 < arg < len(L.LOCK_NAMES) else "lock %d" % arg
     if code == E.PIN_FAIL:
@@ -122,5 +123,5 @@ def ticket_lines(store, identity, title, now):
     for i in range(M.COUNT):
         key, label, group = M.METERS[i]
         out.append("%-16s %10d" % (label, m.get(i)))
-    out.append("credits %d" % store.ledger.table.credits)
+    out.append("credits " + fmt(store.ledger.table.credits))
     return out

@@ -2,6 +2,7 @@
 no str.rjust on MicroPython)."""
 from micropython import const
 from firmware.timefmt import civil
+from firmware import fmt
 
 WIDTH = const(16)
 RESULTS = ("--", "WIN", "LOSE", "PUSH", "RET")
@@ -103,10 +104,10 @@ def bet_lines(bet):
     out = []
     line = pair(label[:WIDTH - len(word) - 1], word)
     out.append(line)
-    line = pair(" bet %d" % amount, "paid %d" % paid)
+    line = pair(" bet " + fmt(amount), "paid " + fmt(paid))
     if line is None:
-        out.append(" bet %d" % amount)
-        out.append(" paid %d" % paid)
+        out.append(" bet " + fmt(amount))
+        out.append(" paid " + fmt(paid))
     else:
         out.append(line)
     return out

@@ -8,6 +8,7 @@ button (the first arms it; CLEAR or another button disarms).
 """
 from hal import buttons as B
 from hal.ticks import ticks_diff
+from firmware import fmt
 from firmware.store import ledger as L
 from firmware.store import records as T
 
@@ -24,13 +25,13 @@ def _number(n):
 def state(led):
     """4 lines: the lock and, for a ticket in doubt, what it was."""
     if led.ticket:
-        return ["Ticket in doubt", "amount %d" % led.ticket, _number(led.ticket_no),
+        return ["Ticket in doubt", "amount " + fmt(led.ticket), _number(led.ticket_no),
                 L.LOCK_NAMES[led.lock] if led.lock else "printing"]
     if led.lock:
-        return ["Lock:", L.LOCK_NAMES[led.lock], "Amount", "%16d" % led.lock_arg]
+        return ["Lock:", L.LOCK_NAMES[led.lock], "Amount", "%16s" % fmt(led.lock_arg)]
     why = led.suspended()
     return ["No lockup", ("Paused: " + why) if why and why != "AUDIT" else "",
-            "Credits %8d" % led.table.credits, ""]
+            "Credits %8s" % fmt(led.table.credits), ""]
 
 
 def reprint(store, printer, now):
@@ -38,7 +39,7 @@ def reprint(store, printer, now):
     led = store.ledger
     amount, number = led.ticket, led.ticket_no
     if TK.print_pending(store, printer, now, True):
-        return ["REPRINTED", "ticket %d" % amount, _number(number), "(logged)"]
+        return ["REPRINTED", "ticket " + fmt(amount), _number(number), "(logged)"]
     return ["NOT PRINTED", "printer: check", "still in doubt", ""]
 
 
@@ -47,7 +48,7 @@ def handpay(store, now):
     amount = led.ticket
     rc = store.ticket(now, T.TK_HANDPAID, led.ticket_no)
     if rc == 0:
-        return ["HANDPAID", "ticket %d" % amount, "pay by hand", "(logged)"]
+        return ["HANDPAID", "ticket " + fmt(amount), "pay by hand", "(logged)"]
     return ["NOT DONE", "store code %d" % rc, "", ""]
 
 
@@ -56,7 +57,7 @@ def reset(store, now):
     name, amount = L.LOCK_NAMES[led.lock], led.lock_arg
     rc = store.reset(now)
     if rc == 0:
-        return ["RESET DONE", name, "amount %d" % amount, "(logged)"]
+        return ["RESET DONE", name, "amount " + fmt(amount), "(logged)"]
     return ["NOT RESET", "store code %d" % rc, "", ""]
 
 

@@ -54,6 +54,7 @@ from firmware.cabinet.player import Player, message as reason_message
 from firmware.cabinet import screens
 from firmware.cabinet import render
 from firmware import forget
+from firmware import fmt
 
 # (board switch, Ledger.host bit, open event, close event); the main door is
 # the ledger's door_open
@@ -416,20 +417,22 @@ class Controller:
             return
         cfg = led.config
         pulses = self.money.pending[ch]
-        amount = pulses * (cfg["bill_pulse"] if ch == BILL else cfg["coin_pulse"])
+        # pulses count machine credits of `credit_cents` each; play is in cents
+        amount = pulses * (cfg["bill_pulse"] if ch == BILL else cfg["coin_pulse"]) \
+            * cfg["credit_cents"]
         code = self.store.credit(self.now_s(), T.SRC_BILL if ch == BILL else T.SRC_COIN,
                                  amount)
         if code == R.OK:
             self.money.done(ch)
             self.credits_in += amount
-            self.say("CREDIT +%d" % amount, now_ms)
+            self.say("CREDIT +" + fmt(amount), now_ms)
         self._update_inhibit()
 
     def want_inhibit(self):
         store = self.store
         led = store.ledger
         return (store.critical or self._erasing or self.audit_mode or bool(led.suspended())
-                or led.table.credits >= led.config["credit_limit"] or bool(led.host & L.BILLS_OFF))
+                or led.table.credits >= led.config["credit_limit"] * 100 or bool(led.host & L.BILLS_OFF))
 
     def _update_inhibit(self):
         if self.audit_mode:
@@ -468,11 +471,11 @@ class Controller:
         except OSError:
             st = PR.FAULT
             _devfault().printer(self, now_ms)
-        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"]:
+        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"] * 100:
             code = store.cashout(now, T.BY_HANDPAY)
             if code != R.OK:
                 return reason_message(code)
-            return "HANDPAY %d\nCALL ATTENDANT" % amount
+            return "HANDPAY " + fmt(amount) + "\nCALL ATTENDANT"
         # the ticket code is needed only now: loaded for the cashout, then let go
         from firmware.cabinet import ticket as TK
         forget("firmware.cabinet.ticket")
@@ -482,7 +485,7 @@ class Controller:
         if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True)):
             store.lock(now, L.LK_PRINTER, amount)
             return "PRINTER FAULT\nCALL ATTENDANT"
-        return "TICKET PRINTED\n%d CREDITS" % amount
+        return "TICKET PRINTED\n$" + fmt(amount)
 
     # ---- devices that do not answer -------------------------------------------
     def _poll_faults(self, now_ms):

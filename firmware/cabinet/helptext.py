@@ -3,6 +3,7 @@
 Only the help screens need this, so firmware.cabinet.paytext.help_pages
 imports it for the moment the pages are built and then lets it go.
 """
+from firmware import fmt
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
 from firmware.cabinet.paytext import ratio, pays
@@ -87,9 +88,9 @@ def help_entries(profile):
     if profile.get("vig"):
         out.append("Buy/Lay vig 5%")
     if profile.get("max_prop_win"):
-        out.append(_fit("Max prop pay", str(profile["max_prop_win"])))
+        out.append(_fit("Max prop pay", fmt(profile["max_prop_win"])))
     if profile.get("agg_min"):
-        out.append(_fit("Min total bet", str(profile["agg_min"])))
+        out.append(_fit("Min total bet", fmt(profile["agg_min"])))
     return out
 
 

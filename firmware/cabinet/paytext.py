@@ -7,17 +7,17 @@ pages always follow the rules the engine settles with.
 """
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
-from firmware import forget
+from firmware import forget, fmt
 
 
 def money(n):
-    """An amount held or staked: '25'."""
-    return "%d" % n
+    """An amount held or staked, in cents: '25.00' (firmware.fmt)."""
+    return fmt(n)
 
 
 def signed(n):
-    """A net result: '+25', '-5', '0'."""
-    return "+%d" % n if n > 0 else "%d" % n
+    """A net result in cents: '+25.00', '-5.00', '0.00'."""
+    return "+" + fmt(n) if n > 0 else fmt(n)
 
 
 def ratio(r):

@@ -33,7 +33,7 @@ from firmware.rules import wagers as W
 from firmware.rules import reasons as R
 from firmware import forget
 
-CHIPS = (1, 5, 25, 100)
+CHIPS = (100, 500, 2500, 10000)  # cents: $1, $5, $25, $100 chips
 MSG_MS = const(3000)
 BETTING = const(0)
 HELP = const(1)

@@ -61,12 +61,19 @@ def history_line(hist):
 
 
 def bet_line(s):
-    """One settled/returned bet as a display line with its own net."""
+    """One settled/returned bet as a display line with its own net; a win
+    that stays on the layout says UP (it keeps working)."""
     kind, number, res = s[0], s[1], s[3]
     name = short(kind, number, 8)
-    net = s[4] - s[2]  # winnings, or minus the stake
+    net = _net(s)
     right = signed(net) if res in (WIN, LOSE) else money(s[4])
-    return fit("%-8s %s" % (name, _RES[res]), right)
+    return fit("%-8s %s" % (name, "UP" if res == WIN and s[7] else _RES[res]), right)
+
+
+def _net(s):
+    """Winnings, or minus the stake: the paid amount holds the stake only
+    where the bet came down."""
+    return s[4] if s[7] else s[4] - s[2]
 
 
 def net_of(settled):
@@ -74,7 +81,7 @@ def net_of(settled):
     every bet it decided (a returned stake nets 0, not a win)."""
     total = 0
     for s in settled or ():
-        total += s[4] - s[2]
+        total += _net(s)
     return total
 
 
@@ -97,7 +104,7 @@ def build(ctl, now_ms):
         if getattr(ctl, "no_journal", False):
             from firmware.cabinet import devfault
             return devfault.no_journal_screen(), None, 0
-        return critical_screen(), None, 0
+        return critical_screen(store.old_format), None, 0
     if ctl.audit_mode:
         return audit_screen(ctl), None, -1
     if led.lock:
@@ -123,8 +130,9 @@ def build(ctl, now_ms):
     return betting_screen(ctl, now_ms), None, 2
 
 
-def critical_screen():
-    return [center("MEMORY ERROR"), "", center("PLAY LOCKED"), "",
+def critical_screen(old_format=False):
+    return [center("MEMORY ERROR"), center("OLD RELEASE DATA") if old_format else "",
+            center("PLAY LOCKED"), "",
             center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
 
 
@@ -144,7 +152,7 @@ def lock_screen(led):
     name = L.LOCK_NAMES[led.lock] if 0 < led.lock < len(L.LOCK_NAMES) else "LOCKED"
     lines = [center(name), ""]
     if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT):
-        lines.append(center("AMOUNT %d" % led.lock_arg))
+        lines.append(center("AMOUNT " + money(led.lock_arg)))
         lines.append("")
     elif led.lock == L.LK_MALFUNCTION:
         lines.append(center("PLAYS AND PAYS"))
@@ -155,21 +163,24 @@ def lock_screen(led):
     elif led.lock == L.LK_PRINTER or led.lock == L.LK_DOUBT:
         # the ticket (if one is pending) was maybe printed, maybe not
         lines.append(center("NOT CONFIRMED" if led.ticket else "TICKET NOT"))
-        lines.append(center("TICKET %d" % led.ticket if led.ticket else "CONFIRMED"))
+        lines.append(center("TICKET " + money(led.ticket) if led.ticket else "CONFIRMED"))
     elif led.lock == L.LK_DEVICE:
         from firmware.cabinet import devfault
         lines += devfault.lock_lines(led.lock_arg)
     else:
         lines += ["", ""]
-    lines += [center("CALL ATTENDANT"), "", fit("CR %d" % led.table.credits,
-                                                "BET %d" % led.table.on_table()), ""]
+    lines += [center("CALL ATTENDANT"), "", cr_bet(led.table), ""]
     return lines
+
+
+def cr_bet(table):
+    return fit("CR " + money(table.credits), "BET " + money(table.on_table()))
 
 
 def suspended_screen(led):
     why = "DOOR OPEN" if led.door_open else "TILT"
     return [center(why), "", center("PLAY SUSPENDED"), "",
-            fit("CR %d" % led.table.credits, "BET %d" % led.table.on_table()),
+            cr_bet(led.table),
             center(puck(led.table)), "", ""]
 
 
@@ -186,7 +197,7 @@ def rolling_screen(ctl, now_ms):
     if game.state == G.HELD:
         m1, m2 = "ROLL HELD", led.suspended()
     return [center("NO MORE BETS"), "", center(what), "",
-            fit("CR %d" % led.table.credits, "BET %d" % led.table.on_table()),
+            cr_bet(led.table),
             center(puck(led.table)), m1, m2]
 
 

@@ -27,12 +27,12 @@ def number(led):
 
 def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     from firmware import version
-    cents = amount * cfg["credit_cents"]
+    from firmware import fmt
+    # the voucher is for the cents themselves (credits are cents)
     out = ["%s CASHOUT VOUCHER" % version.NAME,
            "STATION %s" % cfg["station"],
            civil(now) + " UTC" if clock_ok else "TIME NOT SET",
-           "CREDITS %d" % amount,
-           "AMOUNT $%d.%02d" % (cents // 100, cents % 100),
+           "AMOUNT $" + fmt(amount),
            "VALIDATION %018d" % number,
            "VOID AFTER 30 DAYS"]
     if reprint:

@@ -80,17 +80,25 @@ def _limits(default, **per_kind):
     return (default, per_kind)
 
 
-def limits(spec):
-    """(min, max, multiple) of every kind, indexed by kind: the default unless
-    named. A list, not a dict by kind: a third of the heap, same lookups.
+def limits(spec, scale=1):
+    """(min, max, multiple) of every kind in the documents' dollars, indexed
+    by kind: the default unless named. A list, not a dict by kind: a third of
+    the heap, same lookups.
 
     Odds bets default to no maximum of their own (max 0): the odds multiple
     of their line bet is their limit.
     """
     default, per_kind = spec
     odds_default = (default[0], 0, 1)
-    return [per_kind.get(W.NAMES[k], odds_default if k in W.ODDS_BASE else default)
-            for k in range(W.COUNT)]
+    out = []
+    scaled = {}  # one tuple per distinct limit, shared by the kinds that have it
+    for k in range(W.COUNT):
+        lim = per_kind.get(W.NAMES[k], odds_default if k in W.ODDS_BASE else default)
+        got = scaled.get(lim)
+        if got is None:
+            got = scaled[lim] = (lim[0] * scale, lim[1] * scale, lim[2] * scale)
+        out.append(got)
+    return out
 
 
 ALL_KINDS = tuple(range(W.COUNT))
@@ -100,6 +108,11 @@ NO_BONUS = tuple(k for k in ALL_KINDS if W.FAMILY[k] not in (W.F_LUCKY, W.F_SHAR
 def _without(kinds, *drop):
     return tuple(k for k in kinds if k not in drop)
 
+
+# 002 lines 134-135: the hops offered (1-1, 1-2, 5-6 and 6-6 are the two,
+# three, eleven and twelve bets, not hops).
+ETG_HOPS = (22, 33, 44, 55, 13, 14, 15, 16, 23, 24, 25, 26, 34, 35, 36, 45, 46)
+CENTS = 100
 
 PROFILES = {
     # 000: table-game ruleset (Appendix D, rule 4.1).
@@ -118,6 +131,7 @@ PROFILES = {
         "vig": "upfront", "vig_refund": False,
         "round_up": False, "contract_increase": True, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+        "exact_odds": False, "on_all": False, "hops": None,
     },
     # 002: electronic craps with Lucky Roller bonus bets.
     "etg": {
@@ -130,11 +144,12 @@ PROFILES = {
         "hop": ((15, 1), (30, 1)),
         "limits": _limits((1, 500, 1), **{"pass": (3, 500, 1), "dont_pass": (3, 500, 1),
                                          "come": (3, 500, 1), "dont_come": (3, 500, 1)}),
-        "off_on_comeout": (W.PLACE, W.BUY, W.HARD, W.COME_ODDS),
+        "off_on_comeout": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
         "toggle": (W.PLACE, W.BUY, W.LAY, W.HARD, W.BIG6, W.BIG8, W.COME_ODDS),
         "vig": "on_win", "vig_refund": False,
         "round_up": False, "contract_increase": False, "dont_odds_first": True,
         "no_opposites": True, "max_prop_win": 1250, "agg_min": 5,
+        "exact_odds": False, "on_all": False, "hops": ETG_HOPS,
     },
     # 003: casino ruleset with World, place-to-lose and buy-to-lose (lay).
     "casino": {
@@ -151,13 +166,14 @@ PROFILES = {
         "vig": "upfront", "vig_refund": True,
         "round_up": True, "contract_increase": False, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+        "exact_odds": True, "on_all": True, "hops": None,
     },
     # 004: house ruleset, $1-$10, Sharp Shooter, no buy or lay.
     "house": {
         "doc": "004", "title": "House",
         "offered": _without(ALL_KINDS, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW,
                             W.LUCKY_HIGH, W.LUCKY_ALL),
-        "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
+        "odds_mult": None,  # 004 lines 45, 64: odds up to the table limit
         "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
@@ -173,6 +189,7 @@ PROFILES = {
         "vig": None, "vig_refund": False,
         "round_up": False, "contract_increase": False, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
+        "exact_odds": False, "on_all": False, "hops": None,
     },
 }
 
@@ -183,7 +200,8 @@ def get(name, overrides=None):
     """The named profile, with configuration overrides applied (a new dict).
 
     overrides may set "odds_mult" (one multiple for every point, or a dict) and
-    "limits" ({kind name: (min, max, multiple)}) and nothing that changes pay.
+    "limits" ({kind name: (min, max, multiple)} in dollars) and nothing that
+    changes pay. Every amount of the built profile is in cents.
     """
     base = PROFILES.get(name)
     if base is None:
@@ -193,7 +211,9 @@ def get(name, overrides=None):
     # Built on demand, for the one profile in use: four sets of tables
     # built at import would cost a board about 20 KB of heap.
     p["one_roll"] = _one_roll_tables(*base["singles"])
-    p["limits"] = limits(base["limits"])
+    p["limits"] = limits(base["limits"], CENTS)
+    p["max_prop_win"] = base["max_prop_win"] * CENTS
+    p["agg_min"] = base["agg_min"] * CENTS
     if overrides:
         mult = overrides.get("odds_mult")
         if isinstance(mult, int):
@@ -205,5 +225,6 @@ def get(name, overrides=None):
             for kname in lim:
                 k = W.kind_of(kname)
                 if k >= 0:
-                    p["limits"][k] = tuple(lim[kname])
+                    lo, hi, mult = lim[kname]
+                    p["limits"][k] = (lo * CENTS, hi * CENTS, mult * CENTS)
     return p

@@ -9,13 +9,13 @@ CODES = (
     "above_max", "not_multiple", "point_on", "point_off", "no_base", "odds_limit",
     "contract", "no_increase", "no_bet", "odds_first", "opposite", "max_payoff",
     "lucky_closed", "new_shooter", "no_toggle", "agg_min", "bad_dice", "bad_wager",
-    "no_credits", "credit_limit", "bets_closed", "locked",
+    "no_credits", "credit_limit", "bets_closed", "locked", "dark_down",
 )
 
 MESSAGES = (
     "OK",
     "Bet not offered in this game",
-    "Amount must be a whole credit",
+    "Amount must be whole cents",
     "Not a number for this bet",
     "Not enough credits",
     "Below the table minimum",
@@ -41,4 +41,5 @@ MESSAGES = (
     "Credit limit reached",
     "Betting is closed",
     "Cabinet locked: see attendant",
+    "Not until the next come-out",
 )

@@ -34,8 +34,9 @@ NO_CREDITS = const(24)
 CREDIT_LIMIT = const(25)
 BETS_CLOSED = const(26)
 LOCKED = const(27)
+DARK_DOWN = const(28)
 
-_COUNT = const(28)  # codes OK..LOCKED: len(CODES) == len(MESSAGES)
+_COUNT = const(29)  # codes OK..DARK_DOWN: len(CODES) == len(MESSAGES)
 
 
 def _texts():

@@ -1,7 +1,9 @@
 """Scripted play for test labs: one JSON action in, one JSON-able reply out.
 
-The same code runs under CPython (tools/scenario) and on MicroPython, so a
-lab's scenario gives the same lines on the host and on the board's port.
+The same code runs under CPython (tools/scenario) and on MicroPython, and
+reads and writes JSON through firmware.rules.jsonl, so a lab's scenario
+gives the same bytes on the host and on the board's port. Every amount is
+integer cents.
 """
 from firmware.rules import wagers as W
 from firmware.rules import reasons as R
@@ -13,9 +15,14 @@ def _numbered(kind, number):
     return kind in W.NUMBERS or kind in (W.COME, W.DONT_COME) or bool(number)
 
 
+def _dice_ok(dice):
+    return (isinstance(dice, list) and len(dice) == 2 and
+            all(type(d) is int and 1 <= d <= 6 for d in dice))
+
+
 def settled_json(settled):
     out = []
-    for kind, number, amount, result, paid, vig, rnd in settled:
+    for kind, number, amount, result, paid, vig, rnd, up in settled:
         item = {"bet": W.NAMES[kind]}
         if _numbered(kind, number):
             item["number"] = number
@@ -24,6 +31,8 @@ def settled_json(settled):
         item["paid"] = paid
         if vig:
             item["vig"] = vig
+        if up:
+            item["stays_up"] = True
         out.append(item)
     return out
 
@@ -46,8 +55,7 @@ class Scenario:
         number = action.get("number", 0)
         dice = action.get("dice")
         if kind == W.HOP:
-            if not (isinstance(dice, list) and len(dice) == 2 and
-                    all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+            if not _dice_ok(dice):
                 return kind, 0, R.BAD_DICE
             number = W.hop_number(dice[0], dice[1])
         if number is None:
@@ -69,8 +77,10 @@ class Scenario:
                     code = t.place(kind, action.get("amount"), number)
                 elif what == "remove":
                     code = t.remove(kind, number, action.get("amount", 0))
+                elif not isinstance(action.get("on"), bool):
+                    return self._refuse("bad_action", '"on" must be true or false')
                 else:
-                    code = t.set_working(kind, number, action.get("on") is True)
+                    code = t.set_working(kind, number, action["on"])
         elif what == "roll":
             return self._roll(action.get("dice"))
         elif what == "cashout":
@@ -78,8 +88,10 @@ class Scenario:
             if not amount:
                 return self._refuse(R.NO_CREDITS)
             return {"ok": True, "credits": t.credits, "cashout": amount}
+        elif isinstance(what, str):
+            return self._refuse("bad_action", "Unknown action: %s" % what[:40])
         else:
-            return self._refuse("bad_action", "Unknown action: %s" % (what,))
+            return self._refuse("bad_action", "Unknown action")
         if code != R.OK:
             return self._refuse(code)
         reply = {"ok": True, "credits": t.credits}
@@ -89,13 +101,12 @@ class Scenario:
 
     def _roll(self, dice):
         t = self.table
-        if not (isinstance(dice, list) and len(dice) == 2):
+        # checked before the bets close: a refused line changes nothing
+        if not _dice_ok(dice):
             return self._refuse(R.BAD_DICE)
         before = t.point
         returned = settled_json(t.close_betting())
-        code = t.roll(dice[0], dice[1])
-        if code != R.OK:
-            return self._refuse(code)
+        t.roll(dice[0], dice[1])
         return {"ok": True, "credits": t.credits, "dice": dice,
                 "total": dice[0] + dice[1], "point_before": before or None,
                 "point_after": t.point or None,
@@ -103,16 +114,26 @@ class Scenario:
 
 
 def run_lines(lines, profile_name, write):
-    """Runs JSON Lines from an iterable of text lines, writing one reply each."""
-    import json
+    """Runs JSON Lines from an iterable of byte lines, writing one reply each."""
+    from firmware.rules.jsonl import loads, dumps
     sc = Scenario(profile_name)
     for line in lines:
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = _strip(line)
+        if not line or line[0] == 0x23:  # blank or a '#' comment
             continue
         try:
-            action = json.loads(line)
+            action = loads(line)
         except ValueError:
-            write(json.dumps(sc._refuse("bad_json", "Line is not valid JSON")))
+            write(dumps(sc._refuse("bad_json", "Line is not valid JSON")))
             continue
-        write(json.dumps(sc.do(action)))
+        write(dumps(sc.do(action)))
+
+
+def _strip(line):
+    """JSON's own white space only: ports differ in what str.strip() takes."""
+    i, j = 0, len(line)
+    while i < j and line[i] in b" \t\r\n":
+        i += 1
+    while j > i and line[j - 1] in b" \t\r\n":
+        j -= 1
+    return line[i:j]

@@ -17,12 +17,13 @@ out - coin in`, every SAS meter only ever going up):
 
 
 def credits(led, amount):
-    """Ledger amount -> SAS accounting credits (the ledger counts credits)."""
-    return amount
+    """Ledger amount -> SAS accounting credits (the ledger counts cents;
+    `credit_cents` is the accounting denomination)."""
+    return amount // led.config["credit_cents"]
 
 
 def cents(led, amount):
-    return credits(led, amount) * led.config["credit_cents"]
+    return amount
 
 
 def _m(led, key):

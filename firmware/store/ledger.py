@@ -35,7 +35,8 @@ LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER 
 _BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
-_SNAP_VERSION = const(1)
+_SNAP_VERSION = const(2)
+OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
 _MISC = "<BBBBBBBIQQI"
 # appended to misc (a snapshot without it loads with nothing in flight):
 # bill pulses, coin pulses, pending ticket amount, its validation number
@@ -156,7 +157,7 @@ class Ledger:
             m.add("bills_in", amount)
             m.add("cashbox", amount)
             for i in range(len(BILL_DENOMS)):
-                if BILL_DENOMS[i] == amount:
+                if BILL_DENOMS[i] * 100 == amount:
                     m.add(BILLS_BASE + i)
             self.events.log(time, E.BILL_IN, amount)
         else:
@@ -239,11 +240,11 @@ class Ledger:
         won = lost = False
         gain = 0
         bets = []
-        for kind, number, amount, res, paid, vig, diff in t.settled:
+        for kind, number, amount, res, paid, vig, diff, up in t.settled:
             bets.append((kind, number, res, amount, paid))
             if res == WIN:
                 won = True
-                gain += paid - amount
+                gain += paid if up else paid - amount
                 m.add("won", paid + vig)
                 m.add(WON_BASE + kind, paid + vig)
                 m.add("vig", vig)
@@ -252,7 +253,7 @@ class Ledger:
                 lost = True
             else:
                 m.add("returned", paid)
-        for b in t.bets:
+        for b in t.idle:
             bets.append((b[0], b[1], NO_ACTION, b[2], 0))
         for key in ("games", "games_power", "games_door"):
             m.add(key)
@@ -265,7 +266,7 @@ class Ledger:
                                     rerolls, 0, self.credits_at_close, t.credits, bets))
         self.last_game = list(t.settled)
         self._end_game()
-        limit = self.config["jackpot_limit"]
+        limit = self.config["jackpot_limit"] * 100  # dollars, like every limit
         if limit and gain > limit:
             t.credits -= gain
             m.add("jackpot", gain)
@@ -288,7 +289,7 @@ class Ledger:
         self.meters.add("returned", self.table.credits - before)
         self.meters.add("voided")
         self.game_no += 1
-        bets = [(k, n, res, a, p) for k, n, a, res, p, v, d in returned]
+        bets = [(k, n, res, a, p) for k, n, a, res, p, v, d, u in returned]
         self.recall.add(encode_game(self.game_no, time, 0, 0, self.table.point,
                                     self.table.point, self.rerolls, VOIDED,
                                     self.credits_at_close, self.table.credits, bets))

@@ -1,13 +1,14 @@
 """Audit meters: the list is data; values are integers that roll over at 10**10.
 
 Meters never clear except by a RAM clear. Per-wager meters follow the
-wager ids in firmware.rules.wagers. Rounding meters count 1/1320 credit.
+wager ids in firmware.rules.wagers. Money meters count cents; rounding
+meters count 1/1320 cent.
 """
 from micropython import const
 from firmware.rules import wagers as W
 
 ROLLOVER = 10 ** 10
-BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # credits per note, by bill meter slot
+BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # dollars per note, by bill meter slot
 
 # (key, label for the 16-column audit screen, group); per-wager meters follow.
 _BASE = (
@@ -71,6 +72,12 @@ def meter(i):
         return _LATER[i - LATER_BASE]
     n = W.NAMES[i - WON_BASE]
     return ("won_" + n, "Won " + n[:11], "wager")
+
+
+def is_money(i):
+    """True for a meter that counts cents (shown as dollars.cents)."""
+    return 0 <= i < BILLS_BASE and _BASE[i][2] in ("money", "play") \
+        and not _BASE[i][0].startswith("round_") or BET_BASE <= i < COUNT
 
 
 def index(key):

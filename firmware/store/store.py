@@ -10,7 +10,7 @@ from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import journal as J
-from firmware.store.ledger import Ledger, LK_DOUBT
+from firmware.store.ledger import Ledger, LK_DOUBT, OLD_FORMAT
 
 OK = J.OK
 REPAIRED = J.REPAIRED
@@ -27,6 +27,7 @@ class Store:
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
+        self.old_format = False  # the flash holds a previous release's dollars
         self.status = None
 
     def boot(self, now):
@@ -95,6 +96,13 @@ class Store:
 
     def _rebuild(self):
         snap = self.journal.snapshot()
+        if snap is not None and len(snap) and snap[0] == OLD_FORMAT:
+            # Refused, not migrated: that release settled in whole dollars
+            # (rounded pays, bets taken down), so its records cannot be
+            # replayed into cents and give the same credits. The technician
+            # reads the old meters with the old release, then RAM-clears.
+            self.old_format = True
+            return False
         if snap is not None and not self.ledger.load(snap):
             return False
         bad = [0]
@@ -207,6 +215,7 @@ class Store:
         self.journal.format()
         self.ledger = Ledger()
         self.critical = False
+        self.old_format = False
         self.status = EMPTY
         self.commit(T.pack(T.EVENT, now, E.RAM_CLEAR, 1 if was_critical else 0))
         if was_critical:
