@@ -98,12 +98,12 @@ def test_display_dying_in_play_keeps_credits_and_readout():
     b, d = make()
     d.bill(5)
     led = d.ctl.store.ledger
-    assert led.table.credits == 5 and not led.lock
+    assert led.table.credits == 500 and not led.lock
     kill_display(b)
     d.press("CHIP")  # forces a redraw: show() raises now
     d.run(300)
     assert led.lock == L.LK_DEVICE and led.lock_arg == F.DISPLAY
-    assert led.table.credits == 5
+    assert led.table.credits == 500
     assert "STATUS" in readout(b, d, b"STATUS\n")
 
 

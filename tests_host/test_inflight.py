@@ -52,12 +52,12 @@ def test_ticket_cut_while_printing_locks_ticket_in_doubt():
     led = d.ctl.store.ledger
     assert led.lock, "a committed ticket nobody saw printed must lock"
     assert led.lock == L.LK_DOUBT
-    assert led.ticket == 20 and led.table.credits == 0
-    assert led.meters.get("total_out") == 20 and led.meters.get("tickets_out") == 0
+    assert led.ticket == 2000 and led.table.credits == 0          # cents
+    assert led.meters.get("total_out") == 2000 and led.meters.get("tickets_out") == 0
     assert led.meters.get("tickets_doubt") == 1
     assert E.TICKET_DOUBT in events_of(led)
     d.run(300)
-    assert d.on_screen("TICKET IN DOUBT") and d.on_screen("TICKET 20")
+    assert d.on_screen("TICKET IN DOUBT") and d.on_screen("TICKET 20.00")
     assert b.money.inhibited
     check(d)
     # a second power-up keeps the same lock and does not count it twice
@@ -87,9 +87,9 @@ def test_ticket_in_doubt_reprint_same_validation_number():
     assert len(b.printer.tickets) == 1
     again = b.printer.tickets[0]
     assert _validation(again) == _validation(first) and "REPRINT" in again
-    assert "CREDITS 20" in again
+    assert "AMOUNT $20.00" in again
     assert led.lock == L.LK_NONE and led.ticket == 0
-    assert led.meters.get("tickets_out") == 20 and led.meters.get("tickets") == 1
+    assert led.meters.get("tickets_out") == 2000 and led.meters.get("tickets") == 1
     assert led.meters.get("handpay_cc") == 0
     b.audit_key.set(0)
     d.run(500)
@@ -103,13 +103,13 @@ def test_ticket_in_doubt_reprint_fails_then_handpay():
     b.printer.status_value = 1        # paper out: the reprint cannot print
     _attendant(b, d)
     d.press("ROLL", 2)
-    assert d.on_screen("NOT PRINTED") and led.lock == L.LK_DOUBT and led.ticket == 20
+    assert d.on_screen("NOT PRINTED") and led.lock == L.LK_DOUBT and led.ticket == 2000
     d.press("CLEAR")
     d.press("BET_UP", 2)
     assert d.on_screen("HANDPAID"), d.screen_text()
     assert led.lock == L.LK_NONE and led.ticket == 0
-    assert led.meters.get("handpay_cc") == 20 and led.meters.get("tickets_out") == 0
-    assert led.meters.get("total_out") == 20
+    assert led.meters.get("handpay_cc") == 2000 and led.meters.get("tickets_out") == 0
+    assert led.meters.get("total_out") == 2000
     assert E.HANDPAY in events_of(led)
     check(d)
 
@@ -122,11 +122,11 @@ def test_printer_fault_ticket_settled_by_reprint():
     b.printer.print_ticket = lambda lines, barcode=None: False
     d.press("CASHOUT")
     led = d.ctl.store.ledger
-    assert led.lock == L.LK_PRINTER and led.ticket == 10
+    assert led.lock == L.LK_PRINTER and led.ticket == 1000
     b.printer.print_ticket = real
     _attendant(b, d)
     d.press("ROLL", 2)
-    assert led.lock == L.LK_NONE and led.meters.get("tickets_out") == 10
+    assert led.lock == L.LK_NONE and led.meters.get("tickets_out") == 1000
     check(d)
 
 
@@ -140,10 +140,10 @@ def test_ticket_records_refuse_a_foreign_number():
     assert st.cashout(now, T.BY_HANDPAY) != 0
     assert st.ticket(now, T.TK_PRINTED, 778) != 0      # not the pending one
     assert st.ticket(now, 7, 777) != 0                 # no such step
-    assert st.ledger.ticket == 5
+    assert st.ledger.ticket == 500
     assert st.ticket(now, T.TK_PRINTED, 777) == 0
     assert st.ticket(now, T.TK_PRINTED, 777) != 0      # only once
-    assert st.ledger.meters.get("tickets_out") == 5
+    assert st.ledger.meters.get("tickets_out") == 500
     check(d)
 
 
@@ -161,12 +161,13 @@ def test_bill_delivered_then_cut_before_the_burst_ended_is_credited():
     assert b.money.bill.pending() == 0 and led.table.credits == 0
     b, d = _reboot(b)
     led = d.ctl.store.ledger
-    assert led.table.credits == 20, "20 pulses delivered, %d credited" % led.table.credits
-    assert led.meters.get("bills_in") == 20 and led.meters.get("bills_20") == 1
+    # a pulse is a $1 machine credit (credit_cents 100); play counts cents
+    assert led.table.credits == 2000, "20 pulses delivered, %d credited" % led.table.credits
+    assert led.meters.get("bills_in") == 2000 and led.meters.get("bills_20") == 1
     assert led.pulses == [0, 0]
     check(d)
     b, d = _reboot(b, 101)               # and credited once only
-    assert d.ctl.store.ledger.table.credits == 20
+    assert d.ctl.store.ledger.table.credits == 2000
 
 
 def test_bill_cut_halfway_credits_the_pulses_delivered():
@@ -177,7 +178,8 @@ def test_bill_cut_halfway_credits_the_pulses_delivered():
     assert 0 < delivered < 20
     b, d = _reboot(b)
     led = d.ctl.store.ledger
-    assert led.table.credits == delivered and led.meters.get("total_in") == delivered
+    cents = delivered * 100
+    assert led.table.credits == cents and led.meters.get("total_in") == cents
     check(d)
 
 
@@ -197,7 +199,7 @@ def test_pulses_after_the_audit_key_turned_are_credited_on_leaving():
     assert led.table.credits == 0 and led.pulses[0] == 20   # kept, journalled
     b.audit_key.set(0)
     d.run(1000)
-    assert led.table.credits == 20 and led.meters.get("bills_20") == 1
+    assert led.table.credits == 2000 and led.meters.get("bills_20") == 1
     check(d)
 
 
@@ -206,7 +208,7 @@ def test_pulses_in_audit_survive_a_cut():
     _deliver(b, 5)
     d.run(1000)
     b, d = _reboot(b)
-    assert d.ctl.store.ledger.table.credits == 5
+    assert d.ctl.store.ledger.table.credits == 500
     check(d)
 
 

@@ -200,14 +200,16 @@ def test_session_meters_and_exception_order(line):
     assert got == want, ["%02x" % c for c in got]
     with cab as d:
         m = d.ctl.store.ledger.meters
-        credits = d.ctl.store.ledger.table.credits
-        want = [m.get("wagered") + m.get("vig"),
-                m.get("won") + m.get("returned") - m.get("jackpot"),
-                m.get("total_in"), m.get("jackpot"), m.get("games"), m.get("games_won"),
-                m.get("door_opens"), m.get("power_ups")]
-        cancelled = m.get("total_out") - m.get("jackpot")
+        # the ledger counts cents; SAS counts credits of credit_cents ($1 here)
+        cc = d.ctl.store.ledger.config["credit_cents"]
+        credits = d.ctl.store.ledger.table.credits // cc
+        want = [(m.get("wagered") + m.get("vig")) // cc,
+                (m.get("won") + m.get("returned") - m.get("jackpot")) // cc,
+                m.get("total_in") // cc, m.get("jackpot") // cc, m.get("games"),
+                m.get("games_won"), m.get("door_opens"), m.get("power_ups")]
+        cancelled = (m.get("total_out") - m.get("jackpot")) // cc
         bills = [m.get("bills_%d" % v) for v in (1, 5, 10, 20, 50, 100)]
-        bills_value = m.get("bills_in")
+        bills_value = m.get("bills_in") // 100
     assert sas_meters(host) == want
     assert unbcd(bytes(host.meter(0x10))) == cancelled
     assert unbcd(bytes(host.meter(0x1A))) == credits
@@ -363,8 +365,9 @@ def test_selected_meters_2f_and_6f(line):
     d = [int(x, 16) for x in r.data]
     with cab as dv:
         led = dv.ctl.store.ledger
-        want = {0x00: led.meters.get("wagered") + led.meters.get("vig"),
-                0x05: led.meters.get("games"), 0x0C: led.table.credits}
+        cc = led.config["credit_cents"]       # SAS credits of credit_cents
+        want = {0x00: (led.meters.get("wagered") + led.meters.get("vig")) // cc,
+                0x05: led.meters.get("games"), 0x0C: led.table.credits // cc}
     got = {}
     i = 2                                     # after the game number
     while i < len(d):

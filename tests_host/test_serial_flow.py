@@ -54,8 +54,8 @@ def test_meters_reply_arrives_whole_through_a_256_byte_port():
     assert len(blocks) == 2
     meters = blocks[0].split("\n")
     assert meters[0] == "OK METERS %d" % len(meters[1:]) and len(meters) > 90
-    assert any(l.startswith("total_in 20 ") for l in meters)
-    assert blocks[1].startswith("OK STATUS") and "credits=20" in blocks[1]
+    assert any(l.startswith("total_in 2000 ") for l in meters)      # cents
+    assert blocks[1].startswith("OK STATUS") and "credits=2000" in blocks[1]
     assert port.biggest == CHUNK and port.writes > 10
 
 
@@ -88,4 +88,4 @@ def test_meters_flood_is_bounded():
     assert got >= 390 * CHUNK // 2     # the port stays busy
     assert len(port._rx) > len(flood) // 2, "unanswered requests wait in the port"
     assert free[1] >= free[0] - 1024, "memory grew under the flood: %r" % free
-    assert d.ctl.store.ledger.table.credits == 20
+    assert d.ctl.store.ledger.table.credits == 2000

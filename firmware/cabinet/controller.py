@@ -46,6 +46,7 @@ from hal import printer as PR
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
+from firmware.store import config as C
 from firmware.store import ledger as L
 from firmware.store.store import Store
 from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
@@ -415,13 +416,9 @@ class Controller:
                 store.pulses(self.now_s(), src, n)
         if ch < 0 or self.audit_mode:
             return
-        cfg = led.config
-        pulses = self.money.pending[ch]
-        # pulses count machine credits of `credit_cents` each; play is in cents
-        amount = pulses * (cfg["bill_pulse"] if ch == BILL else cfg["coin_pulse"]) \
-            * cfg["credit_cents"]
-        code = self.store.credit(self.now_s(), T.SRC_BILL if ch == BILL else T.SRC_COIN,
-                                 amount)
+        src = T.SRC_BILL if ch == BILL else T.SRC_COIN
+        amount = self.money.pending[ch] * C.pulse_cents(led.config, src)
+        code = self.store.credit(self.now_s(), src, amount)
         if code == R.OK:
             self.money.done(ch)
             self.credits_in += amount

@@ -345,7 +345,8 @@ class Sas:
         o[k:k + 5] = b"BC000"                  # game ID "BC" (BubbleCraps), additional ID
         k += 5
         o[k] = _DENOM_CODE.get(cfg["credit_cents"], 0)
-        o[k + 1] = min(255, M.credits(led, cfg["max_bet"] or 255))
+        # max_bet is in dollars like every limit; SAS wants credits
+        o[k + 1] = min(255, M.credits(led, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
         o[k + 2] = 0                           # progressive group: none
         o[k + 3] = 0
         o[k + 4] = 0                           # game options

@@ -99,6 +99,6 @@ def bills_of(led, dollars):
     meter for it)."""
     from firmware.store.meters import BILL_DENOMS, BILLS_BASE
     for i in range(len(BILL_DENOMS)):
-        if cents(led, BILL_DENOMS[i]) == dollars * 100:
+        if BILL_DENOMS[i] == dollars:     # the bill meters are by dollar value
             return led.meters.get(BILLS_BASE + i)
     return 0

@@ -58,6 +58,12 @@ def parse(key, text):
     return True, value
 
 
+def pulse_cents(cfg, src):
+    """Cents one validator (src 0) or coin (src 1) pulse is worth: pulses
+    count machine credits of `credit_cents` each; play counts cents."""
+    return cfg["coin_pulse" if src else "bill_pulse"] * cfg["credit_cents"]
+
+
 def profile_overrides(cfg):
     """Engine overrides for the configured odds multiple and bet limits."""
     from firmware.rules import profiles as P

@@ -78,10 +78,9 @@ class Store:
         A ticket committed but not confirmed printed may or may not be in
         the player's hand: only the attendant can tell (reprint or handpay)."""
         led = self.ledger
-        rates = (led.config["bill_pulse"], led.config["coin_pulse"])
         for src in (T.SRC_BILL, T.SRC_COIN):
             if led.pulses[src]:
-                self.credit(now, src, led.pulses[src] * rates[src])
+                self.credit(now, src, led.pulses[src] * C.pulse_cents(led.config, src))
         if led.ticket and led.lock != LK_DOUBT:
             self.lock(now, LK_DOUBT, led.ticket)
 
