@@ -13,6 +13,7 @@ Basic menu (NEXT / PREV change page):
 Basic read-out: METERS and STATUS in the full read-out's format, anything
 else "ERR 5 busy"; one reply line in RAM at a time.
 """
+from firmware import fmt
 from micropython import const
 from hal import buttons as B
 from firmware.store import meters as M
@@ -130,7 +131,8 @@ class Fallback:
             out = ["METERS %d/%d" % (self.first + 1, M.COUNT)]
             for i in range(self.first, min(self.first + _PER_PAGE, M.COUNT)):
                 out.append(M.METERS[i][1])
-                out.append("%16d" % self.store.ledger.meters.get(i))
+                v = self.store.ledger.meters.get(i)
+                out.append("%16s" % (fmt(v) if M.is_money(i) else v))
             return out + ["UP/DN scroll"]
         st = self.store
         if not st.critical and st.ledger.money_on_table():
