@@ -71,7 +71,7 @@ def test_basic_audit_shows_every_meter():
     text = "\n".join(seen)
     for i in range(M.COUNT):
         assert M.METERS[i][1][:16] in text, M.METERS[i][1]
-    assert "%16d" % 20 in text
+    assert "%16s" % "20.00" in text               # money meters as dollars.cents
     assert d.on_screen("METERS 1/%d" % M.COUNT)   # wrapped round
     check(d)
 
@@ -89,7 +89,7 @@ def test_basic_audit_settles_a_ticket_in_doubt():
     d.press("BET_UP", 2)
     assert d.on_screen("HANDPAID"), d.screen_text()
     led = d.ctl.store.ledger
-    assert led.lock == L.LK_NONE and led.meters.get("handpay_cc") == 15
+    assert led.lock == L.LK_NONE and led.meters.get("handpay_cc") == 1500
     check(d)
 
 

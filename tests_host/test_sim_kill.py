@@ -112,9 +112,13 @@ def _check(tmp, lost):
     assert not st.critical and led.balance_check() == 0
     lost[0] += fb
     lost[1] += fc
-    assert bills - lost[0] <= m.get("bills_in") <= bills, (bills, lost, m.get("bills_in"))
-    assert coins - lost[1] <= m.get("coins_in") <= coins, (coins, lost, m.get("coins_in"))
-    missing = bills - m.get("bills_in") + coins - m.get("coins_in")
+    from firmware.store import config as C
+    # the meters count cents; the log counts pulses (machine credits)
+    bills_in = m.get("bills_in") // C.pulse_cents(led.config, T.SRC_BILL)
+    coins_in = m.get("coins_in") // C.pulse_cents(led.config, T.SRC_COIN)
+    assert bills - lost[0] <= bills_in <= bills, (bills, lost, bills_in)
+    assert coins - lost[1] <= coins_in <= coins, (coins, lost, coins_in)
+    missing = bills - bills_in + coins - coins_in
     assert m.get("tickets") <= printed
     assert m.get("total_out") == m.get("tickets_out") + m.get("handpay_cc") + m.get("jackpot") \
         + led.ticket

@@ -75,9 +75,10 @@ def meter(i):
 
 
 def is_money(i):
-    """True for a meter that counts cents (shown as dollars.cents)."""
-    return 0 <= i < BILLS_BASE and _BASE[i][2] in ("money", "play") \
-        and not _BASE[i][0].startswith("round_") or BET_BASE <= i < COUNT
+    """True for a meter that counts cents (shown as dollars.cents): the money
+    and play groups but the rounding meters, and the per-wager meters."""
+    key, label, group = meter(i)
+    return group in ("money", "play", "wager") and not key.startswith("round_")
 
 
 def index(key):
