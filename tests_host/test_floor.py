@@ -39,7 +39,7 @@ def test_ram_clear_locks_play_until_a_new_pin():
     led = s.ledger
     assert led.suspended() == L.SET_PIN
     assert led.val_seq == seq and TK.number(led) == number  # numbers go on, none reused
-    assert s.credit(b.clock.now(), 0, 5) == 0 and s.bet(b.clock.now(), 0, 1) != 0
+    assert s.credit(b.clock.now(), 0, 500) == 0 and s.bet(b.clock.now(), 0, 100) != 0
     d = Driver(menu(s, b), b)                          # the next menu session
     d.enter("Config (PIN)")
     d.pin(PIN.DEFAULT_PIN)
@@ -54,7 +54,7 @@ def test_ram_clear_locks_play_until_a_new_pin():
     d.pin("2468")
     d.pin("2468")
     assert "PIN CHANGED" in d.text()
-    assert led.suspended() == "" and s.bet(b.clock.now(), 0, 1) == 0
+    assert led.suspended() == "" and s.bet(b.clock.now(), 0, 100) == 0
 
 
 def test_config_shows_what_zero_means():
@@ -101,15 +101,16 @@ def test_last_ten_bills_in_menu_readout_and_log():
     from firmware.audit import report as RP
     from firmware.store import events as E
     bills = RP.last_bills(led)
-    assert [a for t, a in bills] == [5, 100, 20, 50, 5, 1, 1, 10, 2, 20]   # newest first, 10
+    # newest first, 10; in cents
+    assert [a for t, a in bills] == [500, 10000, 2000, 5000, 500, 100, 100, 1000, 200, 2000]
     coins = [led.events.get(i) for i in range(led.events.count) if led.events.get(i)[2] == E.COIN_IN]
-    assert len(coins) == 1 and coins[0][3] == 1
+    assert len(coins) == 1 and coins[0][3] == 100
     from firmware.audit.readout import Readout
     r = Readout(d.ctl.store, d.ctl.identity())
     text = r.feed(b"BILLS\n").decode().split("\n")
-    assert text[0] == "OK BILLS 10" and text[1].endswith(" 5") and text[2].endswith(" 100")
+    assert text[0] == "OK BILLS 10" and text[1].endswith(" 500") and text[2].endswith(" 10000")
     s2, b2 = make_audit(0, 0)
-    for amount in (20, 5):
+    for amount in (2000, 500):
         s2.credit(b2.clock.now(), 0, amount)
     dm = Driver(menu(s2, b2), b2)
     dm.enter("Last bills")
@@ -144,7 +145,7 @@ def test_logic_and_cash_box_doors_suspend_play_and_count():
     led = d.ctl.store.ledger
     d.bill(20)
     d.bill(5)
-    assert led.meters.get("cashbox") == 25
+    assert led.meters.get("cashbox") == 2500
     d.press("BET_UP", 1)
     d.press("ROLL")
     assert d.until(lambda: d.ctl.game.rolling(), 5000)

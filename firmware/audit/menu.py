@@ -309,7 +309,8 @@ class BillsScreen(Screen):
         out = ["LAST BILLS %d" % len(bills)]
         for t, amount in bills[:ROWS - 1]:
             y, mo, d, hh, mi, ss = T.civil(t)
-            out.append("%02d-%02d %02d:%02d %4d" % (mo, d, hh, mi, amount))
+            # a bill is whole dollars (amounts are cents)
+            out.append("%02d-%02d %02d:%02d %4d" % (mo, d, hh, mi, amount // 100))
         if not bills:
             out.append("No bills")
         return out[:ROWS]
