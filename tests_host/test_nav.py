@@ -63,11 +63,11 @@ def _tables(prof):
     t = Table(prof)
     yield t
     t = Table(prof)
-    t.credit(1000)
-    assert t.place(W.PASS, 10) == R.OK
+    t.credit(100000)                      # cents
+    assert t.place(W.PASS, 1000) == R.OK
     t.roll(3, 3)                          # point 6
     if W.COME in prof["offered"]:
-        assert t.place(W.COME, 10) == R.OK
+        assert t.place(W.COME, 1000) == R.OK
         t.roll(4, 4)                      # come to 8
     yield t
 

@@ -114,7 +114,7 @@ def mybets_screen(ctl, now_ms):
     pages = max(1, (n + rows - 1) // rows)
     page = p.page_i // rows if n else 0
     title = "MY BETS" if pages == 1 else "BETS %d/%d" % (page + 1, pages)
-    lines = [fit(title, "BET " + money(table.on_table()))]
+    lines = [fit(title, money(table.on_table()))]  # dollars.cents: no room for "BET"
     if not n:
         return lines + ["", center("NO BETS ON"), center("THE TABLE"), "", "", "",
                         "MYBETS=STATS"], None, -1

@@ -64,10 +64,12 @@ def bet_line(s):
     """One settled/returned bet as a display line with its own net; a win
     that stays on the layout says UP (it keeps working)."""
     kind, number, res = s[0], s[1], s[3]
-    name = short(kind, number, 8)
     net = _net(s)
     right = signed(net) if res in (WIN, LOSE) else money(s[4])
-    return fit("%-8s %s" % (name, "UP" if res == WIN and s[7] else _RES[res]), right)
+    word = "UP" if res == WIN and s[7] else _RES[res]
+    # the name gets what the word and the dollars.cents leave of the line
+    name = short(kind, number, max(3, W16 - len(right) - len(word) - 2))
+    return fit(name + " " + word, right)
 
 
 def _net(s):
