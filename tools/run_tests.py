@@ -1,7 +1,8 @@
 """Runs every stage of the suite and prints one closing line.
 
 Stages: pytest (CPython), MicroPython unix port suites (tests_host/mp_suites.txt),
-mpy-cross over every file that ships to the board, pyright over the drivers.
+mpy-cross over every file that ships to the board, pyright over the drivers, and
+the cabinet's rp2 image in the emulator (tests_emu/, node:test).
 """
 import os
 import re
@@ -75,12 +76,60 @@ def stage_typecheck():
     return (0, 1) if LAST_RC[0] else (1, 0)
 
 
+def stage_emulator():
+    """The cabinet UF2 built (cached) and booted in rp2040js: tests_emu/*.test.mjs.
+    Skipped, with one line saying why, when shared/rp2-emu is not beside the clone."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import build_firmware
+    shared = build_firmware.shared_dir()
+    if build_firmware.find_tarball() is None or shared is None or \
+            not os.path.exists(os.path.join(shared, "bootrom_b1.bin")):
+        print("emulator: SKIPPED - shared/rp2-emu/ (MicroPython source tarball + RP2040 bootrom)"
+              " not found beside the clone; the rp2 image and the emulator tests did not run")
+        return 0, 0
+    run([os.path.join(ROOT, "tools", "build-firmware"), "rp2", "--quiet"])
+    if LAST_RC[0]:
+        return 0, 1
+    emu = os.path.join(ROOT, "tests_emu")
+    if npm_ci(emu):
+        return 0, 1
+    env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
+    tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
+    out = run(["node", "--test", "--test-reporter=tap", "--test-concurrency=1"] + tests, env=env)
+    passed = int(counts(out, r"# pass (\d+)") or 0)
+    failed = int(counts(out, r"# fail (\d+)") or 0) + int(counts(out, r"# cancelled (\d+)") or 0)
+    if LAST_RC[0] and not failed:
+        failed = 1
+    return passed, failed
+
+
+def npm_ci(folder):
+    """`npm ci` from the lockfile, skipped while node_modules matches it."""
+    import hashlib
+    with open(os.path.join(folder, "package-lock.json"), "rb") as f:
+        want = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(folder, "node_modules", ".lock-sha256")
+    try:
+        with open(stamp) as f:
+            if f.read().strip() == want:
+                return 0
+    except OSError:
+        pass
+    run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", folder])
+    if LAST_RC[0]:
+        return 1
+    with open(stamp, "w") as f:
+        f.write(want)
+    return 0
+
+
 LAST_RC = [0]
 
 
-def run(cmd):
+def run(cmd, env=None):
     print("$", " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd), flush=True)
-    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       env=env)
     LAST_RC[0] = r.returncode
     sys.stdout.write(r.stdout)
     sys.stdout.flush()
@@ -95,6 +144,7 @@ def main(argv):
     results.append(("mpy-cross", stage_mpy_cross()))
     if os.path.exists(os.path.join(ROOT, "tools", "typecheck")):
         results.append(("pyright", stage_typecheck()))
+    results.append(("emulator", stage_emulator()))
     print()
     for name, (p, f) in results:
         print("  %-12s %6d passed, %d failed" % (name, p, f))

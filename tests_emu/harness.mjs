@@ -1,0 +1,216 @@
+// harness.mjs - the cabinet on the emulated Pico, for node:test files and tools/bench.
+//
+//   const h = await cabinet({ files: { 'hashlib.py': '...' } });   // boots main.py, board wired
+//   await h.board.press(BUTTON.ROLL); h.status() ...
+//   const r = await runPython({ files: {...}, code: 'print(1)' });  // no main.py: REPL script
+//
+// The UF2 is $CABINET_UF2 (tools/test passes build/rp2/cabinet-rp2-frozen.uf2); the RP2040
+// bootrom comes from shared/rp2-emu/ (beside the clone or beside one of its parent folders,
+// as tools/build-firmware looks for the source).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pico } from './pico.mjs';
+import { CabinetBoard } from './board.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function sharedDir() {
+  for (let d = ROOT; ; d = path.dirname(d)) {
+    const cand = path.join(path.dirname(d), 'shared', 'rp2-emu');
+    if (fs.existsSync(cand)) return cand;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+export const UF2 = process.env.CABINET_UF2 || path.join(ROOT, 'build', 'rp2', 'cabinet-rp2-frozen.uf2');
+const SHARED = sharedDir();
+export const BOOTROM = SHARED && path.join(SHARED, 'bootrom_b1.bin');
+
+/** null when the emulator can run, else what is missing (one line). */
+export function missing() {
+  if (!BOOTROM || !fs.existsSync(BOOTROM)) return 'shared/rp2-emu/bootrom_b1.bin not found beside the clone';
+  if (!fs.existsSync(UF2)) return `${UF2} not built (tools/build-firmware rp2)`;
+  return null;
+}
+
+/** The files the release puts on the filesystem (the rest is frozen in the image). */
+export function releaseFiles() {
+  const out = {};
+  for (const name of ['boot.py', 'main.py']) out[name] = fs.readFileSync(path.join(ROOT, name));
+  return out;
+}
+
+const images = new Map(); // key -> flash bytes after the files were written (first boot done)
+
+/**
+ * Flash image of `uf2` with `files` ({ '/path': string|Buffer }) on its littlefs, made by the
+ * firmware itself (first boot formats the filesystem, files go through the raw REPL).
+ */
+export async function flashWithFiles(files, { uf2 = UF2 } = {}) {
+  const key = JSON.stringify([uf2, Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')])]);
+  if (images.has(key)) return images.get(key);
+  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM });
+  await pico.waitReady();
+  await pico.enterRawRepl();
+  for (const [name, data] of Object.entries(files)) {
+    await pico.putFile(name.startsWith('/') ? name : '/' + name, data);
+  }
+  if (!glyphs) glyphs = await readFont(pico);
+  const img = pico.flashCopy();
+  images.set(key, img);
+  return img;
+}
+
+let glyphs = null; // 8 column bytes (MONO_VLSB) -> character, read from the firmware's framebuf
+
+async function readFont(pico) {
+  const r = await pico.exec(`import framebuf
+b = bytearray(8 * 95)
+framebuf.FrameBuffer(b, 8 * 95, 8, framebuf.MONO_VLSB).text(''.join(chr(c) for c in range(32, 127)), 0, 0, 1)
+print(b.hex())`);
+  if (r.err) throw new Error('font: ' + r.err);
+  const hex = r.out.trim();
+  const map = new Map();
+  for (let c = 0; c < 95; c++) map.set(hex.slice(16 * c, 16 * c + 16), String.fromCharCode(32 + c));
+  return map;
+}
+
+/** The display as 8 lines of 16 characters (framebuf's 8x8 font; '?' = not a glyph, e.g. dice;
+ * an inverted row reads as plain text). */
+export function screenText(display) {
+  const lines = [];
+  for (let row = 0; row < 8; row++) {
+    let line = '';
+    for (let col = 0; col < 16; col++) {
+      const cell = display.ram.subarray(row * 128 + col * 8, row * 128 + col * 8 + 8);
+      const hex = Buffer.from(cell).toString('hex');
+      const inv = Buffer.from(cell.map((b) => ~b & 0xff)).toString('hex');
+      line += glyphs.get(hex) ?? glyphs.get(inv) ?? '?';
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+/**
+ * Boot `uf2` with `files` on the filesystem (no main.py unless given), run `code` over the raw
+ * REPL. Resolves to { out, err, reset, pico }.
+ */
+export async function runPython({ files = {}, code, uf2 = UF2, wallMs = 120000, flashTiming } = {}) {
+  const flashBytes = await flashWithFiles(files, { uf2 });
+  const pico = new Pico({ firmware: null, flashBytes, bootrom: BOOTROM, flashTiming });
+  await pico.waitReady({ wallMs });
+  await pico.enterRawRepl({ wallMs });
+  const r = await pico.exec(code, { wallMs });
+  return { ...r, pico };
+}
+
+/**
+ * The cabinet running: the release files (+ `files`) on the filesystem, main.py started by the
+ * firmware, the board model attached. `flashBytes` starts from a saved flash (after a power
+ * cut). Resolves to a Cabinet once the first screen is on the display.
+ */
+export async function cabinet({ files = {}, flashBytes, seed = 1, board, flashTiming, onBeforeFlashOp,
+  watchIrqOff, bootMs = 20000 } = {}) {
+  const flash = flashBytes ?? (await flashWithFiles({ ...releaseFiles(), ...files }));
+  const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming, onBeforeFlashOp, watchIrqOff });
+  const b = board ?? new CabinetBoard({ seed });
+  b.attach(pico);
+  const c = new Cabinet(pico, b);
+  await c.waitFrame({ simMs: bootMs });
+  return c;
+}
+
+export class Cabinet {
+  constructor(pico, board) {
+    this.pico = pico;
+    this.board = board;
+  }
+  get display() {
+    return this.board.display;
+  }
+  /** The screen as text: 8 lines of up to 16 characters. */
+  screen() {
+    return screenText(this.display);
+  }
+  /** Run until the display received a new frame (or simMs pass); true if one came. */
+  async waitFrame({ simMs = 5000 } = {}) {
+    const f0 = this.display.frames;
+    return this.pico.runUntil(() => this.display.frames > f0 || this.traceback(), { simMs, wallMs: 120000 });
+  }
+  /** A Python traceback on the USB console (the cabinet died), or null. */
+  traceback() {
+    const i = this.pico.console.indexOf('Traceback (most recent call last)');
+    return i < 0 ? null : this.pico.console.slice(i);
+  }
+  async runFor(ms) {
+    await this.pico.runFor(ms, { wallMs: 600000 });
+  }
+  async runUntil(pred, simMs) {
+    return this.pico.runUntil(pred, { simMs, wallMs: 600000 });
+  }
+  /**
+   * One read-out request on the technician UART (firmware/audit/readout.py): resolves to
+   * { status, lines } once the terminating "." line arrived.
+   */
+  async request(command, { simMs = 20000 } = {}) {
+    this.board.techRead();
+    this.board.techSend(command + '\n');
+    let text = '';
+    const done = () => {
+      text += this.board.techRead();
+      return /^ERR[^\n]*\n/.test(text) || /(^|\n)\.\r?\n/.test(text);
+    };
+    if (!(await this.runUntil(done, simMs))) throw new Error(`no reply to ${command}: ${JSON.stringify(text)}`);
+    const lines = text.replace(/\r/g, '').split('\n');
+    const status = lines.shift();
+    const end = lines.indexOf('.');
+    return { status, lines: (end < 0 ? [] : lines.slice(0, end)).map((l) => (l.startsWith('..') ? l.slice(1) : l)) };
+  }
+  /** STATUS as an object of strings (credits, phase, lock, games, ...). */
+  async status() {
+    const r = await this.request('STATUS');
+    return Object.fromEntries(r.lines.map((l) => l.split('=', 2)).filter((kv) => kv.length === 2));
+  }
+  /**
+   * Run a host tool against the technician port (tools/meters --tcp ...): the UART is bridged
+   * to a local TCP port while the emulator keeps running. Resolves to { code, stdout, stderr }.
+   */
+  async tool(argv, { wallMs = 120000 } = {}) {
+    const board = this.board;
+    let sock = null;
+    const server = net.createServer((s) => {
+      sock = s;
+      s.on('data', (d) => board.techSend(d));
+      s.on('error', () => {});
+    });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const port = server.address().port;
+    const pump = setInterval(() => {
+      const out = board.techRead();
+      if (out && sock) sock.write(Buffer.from(out, 'latin1'));
+    }, 5);
+    const child = spawn(argv[0], [...argv.slice(1).map((a) => a.replace('{tcp}', `127.0.0.1:${port}`))], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let code = null;
+    child.on('exit', (c) => (code = c));
+    try {
+      await this.pico.runUntil(() => code !== null, { wallMs });
+    } finally {
+      clearInterval(pump);
+      sock?.destroy();
+      server.close();
+    }
+    return { code, stdout, stderr };
+  }
+  savePNG(file) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, this.display.toPNG());
+  }
+}
