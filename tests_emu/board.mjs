@@ -173,7 +173,9 @@ export class CabinetBoard {
     this.latched = 0;
     this.shiftIndex = 0;
     // 74HC165 chain on SPI0: each 8-bit frame clocks out the next chip (U1 first), active low
+    this.spiStuck = false; // fault injection: the SPI block never finishes a frame (a reset clears it)
     mcu.spi[0].onTransmit = () => {
+      if (this.spiStuck) return;
       const k = this.shiftIndex++;
       mcu.spi[0].completeTransmit(k < 3 ? ~(this.latched >>> (8 * k)) & 0xff : 0xff);
     };

@@ -111,16 +111,18 @@ export async function runPython({ files = {}, code, uf2 = UF2, wallMs = 120000, 
 /**
  * The cabinet running: the release files (+ `files`) on the filesystem, main.py started by the
  * firmware, the board model attached. `flashBytes` starts from a saved flash (after a power
- * cut). Resolves to a Cabinet once the first screen is on the display.
+ * cut). Resolves to a Cabinet once the controller's first screen is on the display.
  */
 export async function cabinet({ files = {}, flashBytes, seed = 1, board, flashTiming, onBeforeFlashOp,
   watchIrqOff, bootMs = 20000 } = {}) {
   const flash = flashBytes ?? (await flashWithFiles({ ...releaseFiles(), ...files }));
-  const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming, onBeforeFlashOp, watchIrqOff });
+  // onBeforeFlashOp(kind, start, len, data, pico): see SpiNorFlash.onBeforeOp in pico.mjs
+  const hook = onBeforeFlashOp && ((...a) => onBeforeFlashOp(...a, pico));
+  const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming, onBeforeFlashOp: hook, watchIrqOff });
   const b = board ?? new CabinetBoard({ seed });
   b.attach(pico);
   const c = new Cabinet(pico, b);
-  await c.waitFrame({ simMs: bootMs });
+  await c.waitScreen({ simMs: bootMs });
   return c;
 }
 
@@ -140,6 +142,12 @@ export class Cabinet {
   async waitFrame({ simMs = 5000 } = {}) {
     const f0 = this.display.frames;
     return this.pico.runUntil(() => this.display.frames > f0 || this.traceback(), { simMs, wallMs: 120000 });
+  }
+  /** Run until the controller drew its first screen (the driver's init frame is blank). */
+  async waitScreen({ simMs = 20000 } = {}) {
+    this.display.ram.fill(0);
+    return this.pico.runUntil(() => this.display.ram.some((b) => b) || this.traceback() || this.pico.cutPending,
+      { simMs, wallMs: 120000 });
   }
   /** A Python traceback on the USB console (the cabinet died), or null. */
   traceback() {

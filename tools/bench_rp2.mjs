@@ -1,0 +1,57 @@
+// The emulator side of `tools/bench firmware --rp2` (tools/bench_firmware.py builds the images
+// and calls this): boots a cabinet UF2 in rp2040js with a littlefs image, runs
+// tools/bench_rp2_session.py over the raw REPL (the real rp2 board, fake clock), then, with
+// --boot-check, puts main.py on the filesystem and powers up again with the journal the session
+// left: time to the first screen, and the longest interrupts-off window while the idle cabinet
+// erases ahead (flash with W25Q16JV busy times).
+//   node tools/bench_rp2.mjs --uf2 F --fs-image IMG --rolls N --timed T [--boot-check]
+import fs from 'node:fs';
+import path from 'node:path';
+import { BOOTROM, ROOT, cabinet, missing } from '../tests_emu/harness.mjs';
+import { CabinetBoard } from '../tests_emu/board.mjs';
+import { FS_OFFSET, Pico } from '../tests_emu/pico.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i < 0 ? dflt : args[i + 1];
+};
+const uf2 = opt('--uf2');
+const rolls = Number(opt('--rolls', 1000));
+const timed = Number(opt('--timed', 20));
+const say = (k, v) => console.log(`BENCH ${k} ${v}`);
+
+async function main() {
+  const why = missing();
+  if (why && !uf2) throw new Error(why);
+  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
+  pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
+  new CabinetBoard().attach(pico); // display, printer, inputs answer as on the cabinet
+  const t0 = Date.now();
+  await pico.waitReady({ wallMs: 120000 });
+  await pico.enterRawRepl({ wallMs: 120000 });
+  const code = fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
+    .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed));
+  const sim0 = pico.simMs;
+  const r = await pico.exec(code, { wallMs: 4 * 3600 * 1000, onOutput: (s) => process.stdout.write(s) });
+  if (r.err || r.reset) throw new Error(`session failed: ${r.err || 'chip reset'}`);
+  say('session_emulated_s', ((pico.simMs - sim0) / 1000).toFixed(1));
+  say('session_wall_s', ((Date.now() - t0) / 1000).toFixed(0));
+  if (!args.includes('--boot-check')) return;
+  await pico.putFile('/main.py', fs.readFileSync(path.join(ROOT, 'main.py')));
+  const flash = pico.flashCopy();
+  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, bootMs: 60000 });
+  if (c.traceback()) throw new Error(c.traceback());
+  say('boot_to_screen_ms', c.pico.simMs.toFixed(0));
+  const st = await c.status();
+  say('boot_games', st.games);
+  const erases0 = c.pico.flash.stats.sectorErases;
+  await c.runFor(10000);
+  say('idle_erases', c.pico.flash.stats.sectorErases - erases0);
+  say('irq_off_max_ms', ((c.pico.irqOffMaxNs ?? 0) / 1e6).toFixed(2));
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(`bench_rp2: ${e.stack || e}`);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+"""Runs ON the emulated Pico (tools/bench firmware --rp2 sends it over the raw REPL).
+
+The cabinet's real rp2 board (display on I2C, UARTs, PWM, WDT, the journal on
+rp2.Flash) with a fake clock and scripted player inputs, so a session of
+ROLLS rolls costs only the firmware's work, like tools/bench_firmware.py on
+the unix port: 10 ms passes of Controller.step(), bills, a pass line bet and
+ROLL by (scripted) buttons, dice that land on new faces when the shaker stops.
+The dice/buttons/money sources and the shaker's motion sensor are replaced;
+everything else is the board as hal.detect() builds it. Prints `BENCH key
+value` lines. The first TIMED rolls use the default shake time; the rest of
+the session runs with shake_ms at its minimum (1 s) to keep the emulator's
+wall time down (the heap does not depend on it).
+"""
+import gc
+import time
+
+gc.collect()
+print("BENCH free_boot", gc.mem_free())
+
+import hal  # noqa: E402
+from hal import buttons as B  # noqa: E402
+from hal.buttons import Buttons  # noqa: E402
+from hal.dice_decode import Dice, encode_pair  # noqa: E402
+from hal.pulses import Money, PolledCounter  # noqa: E402
+from hal.shaker import Shaker  # noqa: E402
+from hal.ticks import ticks_add, ticks_diff  # noqa: E402
+from firmware.cabinet.controller import Controller  # noqa: E402
+from firmware.cabinet import screens, render  # noqa: E402
+
+ROLLS = int("@ROLLS@")
+TIMED = int("@TIMED@")
+
+
+class FakeClock:
+    ticks_diff = staticmethod(ticks_diff)
+    ticks_add = staticmethod(ticks_add)
+
+    def __init__(self):
+        self.t = 0
+        self.set_by_host = True
+
+    def ticks_ms(self):
+        return self.t
+
+    def now(self):
+        return 1764115200 + self.t // 1000
+
+
+class Inputs:
+    def __init__(self, board):
+        self.board = board
+        self.held = 0
+        self.bills = 0
+        self.faces = (3, 4)
+        self.rng = 12345
+
+    def rand6(self):
+        s = self.rng
+        s ^= (s << 13) & 0xFFFFFFFF
+        s ^= s >> 17
+        s ^= (s << 5) & 0xFFFFFFFF
+        self.rng = s
+        return 1 + s % 6
+
+    def dice_raw(self):
+        if self.board.shaker.running:
+            f = (self.rand6(), self.rand6())
+            while f == self.faces:  # no motion sensor here: a repeat would read as stuck dice
+                f = (self.rand6(), self.rand6())
+            self.faces = f
+            return 0
+        return encode_pair(self.faces[0], self.faces[1])
+
+
+board = hal.detect()
+clk = FakeClock()
+inp = Inputs(board)
+board.clock = clk
+board.buttons = Buttons(lambda: inp.held)
+board.dice = Dice(inp.dice_raw)
+board.shaker = Shaker(board.shaker._set, clk.ticks_ms, None)
+board.money = Money(PolledCounter(lambda: inp.bills, clk.ticks_ms),
+                    PolledCounter(lambda: 0, clk.ticks_ms), board.money._set_inhibit)
+ctl = Controller(board)
+gc.collect()
+print("BENCH free_controller", gc.mem_free())
+print("BENCH boot_status", ctl.boot_status)
+g = ctl.game
+passes = 0
+
+
+def run(ms):
+    global passes
+    for _ in range(ms // 10):
+        clk.t += 10
+        ctl.step(clk.t)
+        passes += 1
+
+
+def press(code):
+    inp.held = 1 << code
+    run(60)
+    inp.held = 0
+    run(60)
+
+
+t_start = time.ticks_us()
+p_start = 0
+while g.rolls < ROLLS:
+    if g.rolls == TIMED and p_start == 0:
+        t_cycle = time.ticks_diff(time.ticks_us(), t_start)
+        print("BENCH cycle_us", t_cycle // TIMED)
+        print("BENCH pass_us", t_cycle // passes)
+        ctl.store.set_config(clk.now(), "shake_ms", 1000)
+        p_start = passes
+    led = ctl.store.ledger
+    if led.lock:
+        ctl.store.reset(clk.now())
+        led = ctl.store.ledger
+    if led.table.credits < 20:
+        inp.bills += 20
+        run(2600)
+    if not led.table.bets:
+        press(B.BET_UP)
+    press(B.ROLL)
+    before = g.rolls
+    while g.rolls == before:
+        run(100)
+        if led.lock:
+            break
+    if g.rolls in (100, ROLLS) and g.rolls != before:
+        gc.collect()
+        print("BENCH free_roll_%d" % g.rolls, gc.mem_free())
+    if g.rolls % 100 == 0 and g.rolls != before:
+        print("BENCH progress", g.rolls)
+
+now = clk.t
+lines, dice, inv = screens.build(ctl, now)
+k = 20
+t0 = time.ticks_us()
+for _ in range(k):
+    lines, dice, inv = screens.build(ctl, now)
+t_build = time.ticks_diff(time.ticks_us(), t0) // k
+t0 = time.ticks_us()
+for _ in range(k):
+    render.draw(board.display, lines, (3, 4), inv)
+    board.display.show()
+t_draw = time.ticks_diff(time.ticks_us(), t0) // k
+led = ctl.store.ledger
+print("BENCH screen_build_us", t_build)
+print("BENCH screen_draw_show_us", t_draw)
+print("BENCH balance_check", led.balance_check())
+print("BENCH games", led.meters.get("games"))
+print("BENCH done", g.rolls)
