@@ -23,12 +23,33 @@ const DIE2_SHIFT = 15;
 const DOOR_CLOSED = 1 << 18;
 const AUDIT_KEY = 1 << 19;
 const TILT = 1 << 20;
+const TIE_D5 = 1 << 21; // tie-off pair (hal/common.py): the chain answers
 const SSD1306_ADDR = 0x3c;
 const MS = 1e6; // nanoseconds
 
 // Hall pattern of a die showing `up`: the bottom face 7 - up as 3 bits (hal/dice_decode.py);
 // 0 = not seated (cocked, moving)
 const hall = (up) => (up >= 1 && up <= 6 ? 7 - up : 0);
+
+/** An alarm on the chip's clock with a `pending` flag that is true until it fired or was cancelled. */
+function oneShot(clock, cb) {
+  const a = clock.createAlarm(() => {
+    t.pending = false;
+    cb();
+  });
+  const t = {
+    pending: false,
+    schedule(ns) {
+      t.pending = true;
+      a.schedule(ns);
+    },
+    cancel() {
+      t.pending = false;
+      a.cancel();
+    },
+  };
+  return t;
+}
 
 /** SSD1306 controller: commands, horizontal addressing within the column/page window. */
 export class Ssd1306 {
@@ -195,14 +216,15 @@ export class CabinetBoard {
     i2c.onReadByte = () => i2c.completeRead(0xff);
     i2c.onStop = () => i2c.completeStop();
     // alarms live on the chip's clock: made again after every reset
-    this.motionAlarm = mcu.clock.createAlarm(() => this.motionTick());
-    this.diceAlarm = mcu.clock.createAlarm(() => this.land());
+    // (rp2040js leaves ClockAlarm.scheduled true after an alarm fired: keep our own flags)
+    this.motionAlarm = oneShot(mcu.clock, () => this.motionTick());
+    this.diceAlarm = oneShot(mcu.clock, () => this.land());
     this.pulseAlarm = mcu.clock.createAlarm(() => this.pulseTick());
     this.pulses = []; // [[pin, level, atNanos]] still to apply
     this.pico.setPin(PIN.BILL, true);
     this.pico.setPin(PIN.COIN, true);
     this.pico.setPin(PIN.MOTION, true);
-    this.motionAlarm.schedule(20 * MS);
+    if (this.moving) this.motionAlarm.schedule(20 * MS); // a reset mid-shake: the dice still fall
   }
 
   // ---- inputs ---------------------------------------------------------------------------
@@ -214,6 +236,7 @@ export class CabinetBoard {
     if (this.doorClosed) w |= DOOR_CLOSED;
     if (this.key) w |= AUDIT_KEY;
     if (this.tilt) w |= TILT;
+    w |= TIE_D5; // U3 D5 wired to GND (reads active), D6 to 3V3 (idle)
     return w;
   }
   latch() {
@@ -250,6 +273,8 @@ export class CabinetBoard {
       this.moving = true;
       this.diceAlarm.cancel();
     }
+    // the models' alarms run only while something happens, so an idle chip can sleep
+    if (this.moving && !this.motionAlarm.pending) this.motionAlarm.schedule(20 * MS);
   }
   /** Duty of the last full PWM period, per mille (null before two periods). */
   duty() {
@@ -270,10 +295,10 @@ export class CabinetBoard {
       this.motionLevel = !this.motionLevel;
       this.pico.setPin(PIN.MOTION, this.motionLevel);
       if (!this.motionLevel) this.motionEdges++;
-    } else if (this.moving && !this.diceAlarm.scheduled) {
+      this.motionAlarm.schedule(20 * MS);
+    } else if (this.moving && !this.diceAlarm.pending) {
       this.diceAlarm.schedule(this.settleMs * MS);
     }
-    this.motionAlarm.schedule(20 * MS);
   }
   land() {
     const next = this.rollQueue.shift();

@@ -8,7 +8,8 @@
 // W25Q16JV, so erase/program take emulated time with interrupts off), a hook that can cut
 // the power inside a flash operation (SpiNorFlash.onBeforeOp + Pico.cut()), a start image
 // from memory (opts.flashBytes) and a PRIMASK watch (opts.watchIrqOff) that records the
-// longest interrupts-off window.
+// longest interrupts-off window. Fixed: a run could spin forever when a deadline in float ms
+// was missed by a rounding step; a lost Ctrl-A when entering the raw REPL.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -570,7 +571,9 @@ export class Pico {
     for (;;) {
       if (pred()) return true;
       if (Date.now() - t0 > wallMs) throw new Error(`timeout after ${wallMs} ms wall (sim ${(this.simMs - sim0).toFixed(0)} ms)`);
-      if (this.simMs - sim0 >= simMs) return false;
+      // (1 ns of slack: the clock stops exactly at the deadline, which ms floats may miss by
+      // a rounding step, and the run would then never end)
+      if (this.simMs - sim0 >= simMs - 1e-6) return false;
       const st = this.step(50000, sim0 + simMs);
       if (st === 'cut' || (st === 'reset' && stopOnReset)) return false;
       if (st === 'idle') await new Promise((r) => setTimeout(r, 0));
@@ -581,7 +584,7 @@ export class Pico {
   /** Advance emulated time by ms. */
   async runFor(ms, opts = {}) {
     const end = this.simMs + ms;
-    await this.runUntil(() => this.simMs >= end, { ...opts, simMs: ms });
+    await this.runUntil(() => this.simMs >= end - 1e-6, { ...opts, simMs: ms });
   }
 
   async waitForConsole(text, opts) {
@@ -595,12 +598,19 @@ export class Pico {
   }
 
   async enterRawRepl({ wallMs = 30000 } = {}) {
-    this.write('\r\x03\x03');
-    await this.runFor(20, { wallMs });
-    this.clearConsole();
-    this.write('\r\x01');
-    await this.waitForConsole('raw REPL; CTRL-B to exit\r\n>', { wallMs });
-    this.clearConsole();
+    // Ctrl-A can be lost when it arrives while boot.py still runs: ask again until the raw
+    // prompt shows (the reference harness waits once, forever)
+    for (let tries = 0; tries < 10; tries++) {
+      this.write('\r\x03\x03');
+      await this.runFor(20, { wallMs });
+      this.clearConsole();
+      this.write('\r\x01');
+      if (await this.runUntil(() => this.console.includes('raw REPL; CTRL-B to exit\r\n>'), { wallMs, simMs: 500 })) {
+        this.clearConsole();
+        return;
+      }
+    }
+    throw new Error(`no raw REPL: ${JSON.stringify(this.console.slice(-200))}`);
   }
 
   /**

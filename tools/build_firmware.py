@@ -1,6 +1,7 @@
 """Builds the cabinet's own MicroPython image (host side, CPython).
 
     tools/build-firmware rp2 [--variant frozen|mpy] [--quiet]
+    tools/build-firmware esp32          (tools/build_esp32.sh: needs ESP-IDF)
 
 rp2: MicroPython v1.28.0 (board RPI_PICO) from the source tarball in
 shared/rp2-emu/ (beside the clone or beside one of its parent folders) or
@@ -15,7 +16,9 @@ unpacked source with picotool and mpy-cross built once per tarball, one cmake
 build folder per variant, and every image under a key that hashes the tarball,
 the variant and every file the manifest freezes, so a changed firmware file
 rebuilds and an unchanged tree costs nothing. The image is copied to
-build/rp2/cabinet-rp2-VARIANT.uf2; the tool prints its path, size and SHA-256.
+build/firmware/rp2/firmware.uf2 (firmware-mpy.uf2 for the mpy variant); the
+tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
+so Verify on a board running it) gives for it.
 Installs gcc-arm-none-eabi (+ newlib, libstdc++) with apt-get when missing.
 """
 import fcntl
@@ -31,6 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
 APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib")
 MANIFESTS = {"frozen": "manifest.py", "mpy": "manifest_boot.py"}
+# where tools/deploy and tools/digest expect the release image
+OUTPUTS = {"frozen": "build/firmware/rp2/firmware.uf2", "mpy": "build/firmware/rp2/firmware-mpy.uf2"}
 # bump when the build recipe changes in a way the key cannot see
 RECIPE = "1"
 
@@ -211,14 +216,19 @@ def build_rp2(variant, quiet):
             shutil.copyfile(os.path.join(build, "firmware.uf2"), cached + ".tmp")
             os.rename(cached + ".tmp", cached)
             log("built in %.0f s (%d frozen files)" % (time.time() - t0, len(inputs)))
-    out_dir = os.path.join(ROOT, "build", "rp2")
-    os.makedirs(out_dir, exist_ok=True)
-    out = os.path.join(out_dir, "cabinet-rp2-%s.uf2" % variant)
+    out = os.path.join(ROOT, OUTPUTS[variant])
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     shutil.copyfile(cached, out)
     log("image %s" % os.path.relpath(out, ROOT))
     log("size %d bytes of flash (UF2 file %d bytes), %d frozen files" % (
         uf2_payload_size(out), os.path.getsize(out), len(inputs)))
-    log("UF2 SHA-256 %s" % sha256_file(out))
+    log("UF2 file SHA-256 %s" % sha256_file(out))
+    if variant == "frozen":
+        # what Verify shows on a board running this image with the release files
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "digest_host.py"), out],
+                           capture_output=True, text=True)
+        log("tools/digest %s: %s" % (os.path.relpath(out, ROOT),
+                                      (r.stdout.splitlines() or [r.stderr.strip()])[0]))
     return out
 
 
@@ -239,8 +249,10 @@ def main(argv):
         else:
             print("build-firmware: unknown option %r (see --help)" % rest[i], file=sys.stderr)
             return 2
+    if board == "esp32":  # needs ESP-IDF: the script says so plainly (exit 3)
+        os.execv("/bin/bash", ["bash", os.path.join(ROOT, "tools", "build_esp32.sh")] + rest)
     if board != "rp2":
-        print("build-firmware: unknown board %r (rp2)" % board, file=sys.stderr)
+        print("build-firmware: unknown board %r (rp2 or esp32)" % board, file=sys.stderr)
         return 2
     build_rp2(variant, quiet)
     return 0

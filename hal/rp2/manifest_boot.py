@@ -8,4 +8,4 @@ module("_boot.py")  # paths are relative to this manifest
 include("$(MPY_DIR)/extmod/asyncio")
 # (the release manifest includes this one with whole_hal=True and freezes all of hal/)
 if not options.whole_hal:
-    package("hal", files=["__init__.py", "rp2/__init__.py", "rp2/storage.py"], base_path="../..")
+    package("hal", files=["__init__.py", "bootpath.py", "rp2/__init__.py", "rp2/storage.py"], base_path="../..")
