@@ -4,7 +4,7 @@
 //   await h.board.press(BUTTON.ROLL); h.status() ...
 //   const r = await runPython({ files: {...}, code: 'print(1)' });  // no main.py: REPL script
 //
-// The UF2 is $CABINET_UF2 (tools/test passes build/firmware/rp2/firmware.uf2); the RP2040
+// The UF2 is $CABINET_UF2 (tools/test passes build/rp2/cabinet-rp2-frozen.uf2); the RP2040
 // bootrom comes from shared/rp2-emu/ (beside the clone or beside one of its parent folders,
 // as tools/build-firmware looks for the source).
 import { spawn } from 'node:child_process';
@@ -25,7 +25,7 @@ export function sharedDir() {
   }
 }
 
-export const UF2 = process.env.CABINET_UF2 || path.join(ROOT, 'build', 'firmware', 'rp2', 'firmware.uf2');
+export const UF2 = process.env.CABINET_UF2 || path.join(ROOT, 'build', 'rp2', 'cabinet-rp2-frozen.uf2');
 const SHARED = sharedDir();
 export const BOOTROM = SHARED && path.join(SHARED, 'bootrom_b1.bin');
 

@@ -148,8 +148,7 @@ def rp2_main(root, argv):
             print("== rp2 %s build: %s" % (v, "cabinet code frozen in the image" if v == "frozen"
                                            else "%d .mpy files on the filesystem" % n), flush=True)
             cmd = ["node", os.path.join(root, "tools", "bench_rp2.mjs"),
-                   "--uf2", os.path.join(root, "build", "firmware", "rp2",
-                                         "firmware%s.uf2" % ("" if v == "frozen" else "-mpy")),
+                   "--uf2", os.path.join(root, "build", "rp2", "cabinet-rp2-%s.uf2" % v),
                    "--fs-image", img, "--rolls", rolls, "--timed", timed]
             if v == "frozen":
                 cmd.append("--boot-check")

@@ -16,7 +16,7 @@ unpacked source with picotool and mpy-cross built once per tarball, one cmake
 build folder per variant, and every image under a key that hashes the tarball,
 the variant and every file the manifest freezes, so a changed firmware file
 rebuilds and an unchanged tree costs nothing. The image is copied to
-build/firmware/rp2/firmware.uf2 (firmware-mpy.uf2 for the mpy variant); the
+build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant); the
 tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
 so Verify on a board running it) gives for it.
 Installs gcc-arm-none-eabi (+ newlib, libstdc++) with apt-get when missing.
@@ -35,7 +35,7 @@ TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
 APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib")
 MANIFESTS = {"frozen": "manifest.py", "mpy": "manifest_boot.py"}
 # where tools/deploy and tools/digest expect the release image
-OUTPUTS = {"frozen": "build/firmware/rp2/firmware.uf2", "mpy": "build/firmware/rp2/firmware-mpy.uf2"}
+OUTPUTS = {"frozen": "build/rp2/cabinet-rp2-frozen.uf2", "mpy": "build/rp2/cabinet-rp2-mpy.uf2"}
 # bump when the build recipe changes in a way the key cannot see
 RECIPE = "1"
 

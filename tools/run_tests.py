@@ -93,7 +93,7 @@ def stage_emulator():
     emu = os.path.join(ROOT, "tests_emu")
     if npm_ci(emu):
         return 0, 1
-    env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "firmware", "rp2", "firmware.uf2"))
+    env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
     tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
     out = run(["node", "--test", "--test-reporter=tap", "--test-concurrency=1"] + tests, env=env)
     passed = int(counts(out, r"# pass (\d+)") or 0)
