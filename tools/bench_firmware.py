@@ -120,7 +120,7 @@ def rp2_main(root, argv):
     import os
     import subprocess
     import tempfile
-    rolls, timed, variants = "1000", "20", ("frozen", "mpy")
+    rolls, timed, variants = "1000", "5", ("frozen", "mpy")
     i = 0
     while i < len(argv):
         if argv[i] == "--rolls":
