@@ -12,10 +12,12 @@ import zlib from 'node:zlib';
 export const PIN = {
   TECH_TX: 0, TECH_RX: 1, PRN_TX: 4, PRN_RX: 5, LAMPS: [2, 3, 6, 7], SDA: 8, SCL: 9,
   BILL: 10, COIN: 11, INHIBIT: 12, MOTION: 14, SHAKER: 15, SR_MISO: 16, SR_LOAD: 17, SR_SCK: 18,
+  SAS_TX: 20, SAS_RX: 21, LOGIC_DOOR: 26,
 };
 export const BUTTON = {
   NEXT: 0, PREV: 1, CHIP: 2, BET_UP: 3, BET_DOWN: 4, ONOFF: 5, ODDS: 6, REPEAT: 7, CLEAR: 8,
-  ROLL: 9, CASHOUT: 10, HELP: 11,
+  ROLL: 9, CASHOUT: 10, HELP: 11, LINE: 12, COME: 13, PLACE: 14, HARD: 15, PROPS: 16, BONUS: 17,
+  NUMBER: 18, MYBETS: 19,
 };
 export const LAMP_NAMES = ['RED', 'AMBER', 'GREEN', 'WHITE'];
 const DIE1_SHIFT = 12;
@@ -24,7 +26,9 @@ const DOOR_CLOSED = 1 << 18;
 const AUDIT_KEY = 1 << 19;
 const TILT = 1 << 20;
 const TIE_D5 = 1 << 21; // tie-off pair (hal/common.py): the chain answers
+const CASHBOX_CLOSED = 1 << 23;
 const SSD1306_ADDR = 0x3c;
+const DS3231_ADDR = 0x68;
 const MS = 1e6; // nanoseconds
 
 // Hall pattern of a die showing `up`: the bottom face 7 - up as 3 bits (hal/dice_decode.py);
@@ -49,6 +53,34 @@ function oneShot(clock, cb) {
     },
   };
   return t;
+}
+
+/** DS3231 real-time clock: a register pointer, then registers read/written in sequence (BCD
+ * time 2026-11-26 12:00:00, oscillator-stop flag clear). */
+export class Ds3231 {
+  constructor() {
+    this.regs = new Uint8Array(19);
+    this.regs.set([0x00, 0x00, 0x12, 0x05, 0x26, 0x11, 0x26], 0);
+    this.regs[0x0e] = 0x1c;
+    this.ptr = 0;
+  }
+  begin(mode) {
+    this.first = mode === 0; // a write starts with the register pointer
+  }
+  write(b) {
+    if (this.first) {
+      this.first = false;
+      this.ptr = b % 19;
+      return;
+    }
+    this.regs[this.ptr] = b;
+    this.ptr = (this.ptr + 1) % 19;
+  }
+  read() {
+    const v = this.regs[this.ptr];
+    this.ptr = (this.ptr + 1) % 19;
+    return v;
+  }
 }
 
 /** SSD1306 controller: commands, horizontal addressing within the column/page window. */
@@ -154,6 +186,8 @@ export class CabinetBoard {
     this.rng = seed >>> 0 || 1;
     this.held = 0; // buttons held (bit = code)
     this.doorClosed = true;
+    this.cashboxClosed = true;
+    this.logicDoorClosed = true; // GP26, NC to GND: closed reads low
     this.key = false;
     this.tilt = false;
     this.faces = [3, 4]; // dice on the floor (up faces; 0 = cocked)
@@ -162,6 +196,7 @@ export class CabinetBoard {
     this.moving = false;
     this.settleMs = 300; // dice come to rest this long after the motor stops
     this.display = new Ssd1306();
+    this.rtc = new Ds3231();
     this.printerOut = [];
     this.techOut = [];
     this.printerStatus = { offline: 0x12, paper: 0x12 }; // DLE EOT 2 / 4 replies: all good
@@ -198,22 +233,25 @@ export class CabinetBoard {
     mcu.spi[0].onTransmit = () => {
       if (this.spiStuck) return;
       const k = this.shiftIndex++;
-      mcu.spi[0].completeTransmit(k < 3 ? ~(this.latched >>> (8 * k)) & 0xff : 0xff);
+      mcu.spi[0].completeTransmit(k < 4 ? ~(this.latched >>> (8 * k)) & 0xff : 0xff);
     };
     const i2c = mcu.i2c[0];
     let dev = null;
     i2c.onStart = () => i2c.completeStart();
     i2c.onConnect = (addr, mode) => {
-      dev = addr === SSD1306_ADDR && mode === 0 ? this.display : null;
-      if (dev) dev.begin();
-      else this.i2cLog.naks++;
+      dev = addr === SSD1306_ADDR && mode === 0 ? this.display : addr === DS3231_ADDR ? this.rtc : null;
+      if (dev) dev.begin(mode);
+      else {
+        this.i2cLog.naks++;
+        this.i2cLog.last = [addr, mode];
+      }
       i2c.completeConnect(!!dev);
     };
     i2c.onWriteByte = (b) => {
       dev?.write(b);
       i2c.completeWrite(!!dev);
     };
-    i2c.onReadByte = () => i2c.completeRead(0xff);
+    i2c.onReadByte = () => i2c.completeRead(dev?.read ? dev.read() : 0xff);
     i2c.onStop = () => i2c.completeStop();
     // alarms live on the chip's clock: made again after every reset
     // (rp2040js leaves ClockAlarm.scheduled true after an alarm fired: keep our own flags)
@@ -224,12 +262,14 @@ export class CabinetBoard {
     this.pico.setPin(PIN.BILL, true);
     this.pico.setPin(PIN.COIN, true);
     this.pico.setPin(PIN.MOTION, true);
+    this.pico.setPin(PIN.LOGIC_DOOR, !this.logicDoorClosed);
+    this.pico.setPin(PIN.SAS_RX, true); // SAS line idle (no host)
     if (this.moving) this.motionAlarm.schedule(20 * MS); // a reset mid-shake: the dice still fall
   }
 
   // ---- inputs ---------------------------------------------------------------------------
   word() {
-    let w = this.held & 0xfff;
+    let w = (this.held & 0xfff) | (((this.held >>> 12) & 0xff) << 24); // U4 = buttons 12-19
     const [a, b] = this.moving ? [0, 0] : this.faces;
     w |= hall(a) << DIE1_SHIFT;
     w |= hall(b) << DIE2_SHIFT;
@@ -237,7 +277,8 @@ export class CabinetBoard {
     if (this.key) w |= AUDIT_KEY;
     if (this.tilt) w |= TILT;
     w |= TIE_D5; // U3 D5 wired to GND (reads active), D6 to 3V3 (idle)
-    return w;
+    if (this.cashboxClosed) w |= CASHBOX_CLOSED;
+    return w >>> 0;
   }
   latch() {
     this.latched = this.word();
