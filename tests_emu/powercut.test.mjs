@@ -97,7 +97,7 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
       assert.equal(st.credits, '19', label);
       await c.board.press(BUTTON.ROLL);
     }
-    await c.runUntil(() => /WIN/.test(c.screen().join('\n')), 30000);
+    await c.runUntil(() => /LAST 7/.test(c.screen().join('\n')), 30000);
     await c.runFor(300);
     st = await c.status();
     assert.equal(st.games, '1', `${label}: ${JSON.stringify(st)}`);

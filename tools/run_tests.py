@@ -144,7 +144,10 @@ def main(argv):
     results.append(("mpy-cross", stage_mpy_cross()))
     if os.path.exists(os.path.join(ROOT, "tools", "typecheck")):
         results.append(("pyright", stage_typecheck()))
-    results.append(("emulator", stage_emulator()))
+    if os.environ.get("EMU") == "1":
+        results.append(("emulator", stage_emulator()))
+    else:
+        print("emulator: not run (EMU=1 tools/test runs the cabinet on the emulated Pico)")
     print()
     for name, (p, f) in results:
         print("  %-12s %6d passed, %d failed" % (name, p, f))
