@@ -27,7 +27,8 @@ from hal.debounce import Switch
 from hal.dice_decode import Dice
 from hal.lamps import Lamps
 from hal.printer import EscPosPrinter
-from hal.pulses import Activity, Money
+from hal.pulses import Money
+from hal.counters import Activity
 from hal.shaker import Shaker
 
 DICE_SHIFT = const(12)
@@ -244,7 +245,7 @@ def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
     The display is made but not initialised (HardwareBoard does that).
     Returns (set_duty, inputs, display, lamp_outputs, set_inhibit, motion).
     """
-    from hal.pulses import IrqCounter
+    from hal.counters import IrqCounter
     from hal.ssd1306 import SSD1306_I2C
 
     Pin = machine.Pin

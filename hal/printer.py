@@ -8,11 +8,7 @@ from micropython import const
 
 from hal.ticks import ticks_diff
 
-OK = const(0)
-PAPER_OUT = const(1)
-FAULT = const(2)
-PAPER_LOW = const(3)  # printing still possible; report to the attendant
-STATUS_NAMES = ("OK", "PAPER_OUT", "FAULT", "PAPER_LOW")
+from hal.prstatus import OK, PAPER_OUT, FAULT, PAPER_LOW, STATUS_NAMES  # noqa: F401
 
 _REPLY_MS = const(100)
 _INIT = b"\x1b@"

@@ -7,7 +7,8 @@ from hal import buttons as B
 from hal.debounce import Debouncer, Switch
 from hal.dice_decode import FACE_OF_CODE, Settler, decode, decode_pair, encode_pair
 from hal.printer import FAULT, OK, PAPER_LOW, PAPER_OUT, EscPosPrinter, status_from_replies
-from hal.pulses import BILL, COIN, IrqCounter
+from hal.pulses import BILL, COIN
+from hal.counters import IrqCounter
 from hal.shaker import Shaker, ramp_duty
 
 

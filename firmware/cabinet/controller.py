@@ -33,16 +33,16 @@ def _load(names):
 
 
 # leaves first, so the collections fall between small steps
-_load(("hal.ticks", "hal.printer", "firmware.rules.wagers", "firmware.rules.reasons",
+_load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.reasons",
        "firmware.rules.pays", "firmware.rules.table", "firmware.store.records",
        "firmware.store.events", "firmware.store.config", "firmware.store.meters",
        "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
        "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
        "firmware.cabinet.paytext", "hal.buttons",
        "firmware.cabinet.player", "firmware.cabinet.screens",
-       "firmware.cabinet.render", "firmware.timefmt"))
+       "firmware.cabinet.render"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
-from hal import printer as PR
+from hal import prstatus as PR
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T

@@ -46,8 +46,10 @@ def composite(parts, single):
     return table
 
 
-def _one_roll_tables(two, three, eleven, twelve, any_craps, any7, field_2, field_12,
-                     hi_lo, combined_ce):
+def _one_roll_tables(singles):
+    # unpacked, not parameters: parameter names stay on a board's heap as
+    # interned strings, locals do not
+    two, three, eleven, twelve, any_craps, any7, field_2, field_12, hi_lo, combined_ce = singles
     single = {2: two, 3: three, 11: eleven, 12: twelve, 7: any7}
     t = {
         W.FIELD: {2: field_2, 3: (1, 1), 4: (1, 1), 9: (1, 1), 10: (1, 1),
@@ -210,7 +212,7 @@ def get(name, overrides=None):
     p["name"] = name
     # Built on demand, for the one profile in use: four sets of tables
     # built at import would cost a board about 20 KB of heap.
-    p["one_roll"] = _one_roll_tables(*base["singles"])
+    p["one_roll"] = _one_roll_tables(base["singles"])
     p["limits"] = limits(base["limits"], CENTS)
     p["max_prop_win"] = base["max_prop_win"] * CENTS
     p["agg_min"] = base["agg_min"] * CENTS

@@ -10,66 +10,86 @@ from firmware.rules import wagers as W
 ROLLOVER = 10 ** 10
 BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # dollars per note, by bill meter slot
 
-# (key, label for the 16-column audit screen, group); per-wager meters follow.
+# One packed row per meter: key (14 columns), label for the 16-column audit
+# screen (16), group (m money, p play, c count). A string, not a tuple of
+# tuples: as constants those are ~4 KB of small objects on the heap for
+# screens only the technician sees. Per-wager meters follow these.
+_ROW = const(31)
+_KEY = const(14)
+_GROUPS = {"m": "money", "p": "play", "c": "count"}
 _BASE = (
-    ("bills_in", "Bills in", "money"),
-    ("coins_in", "Coins in", "money"),
-    ("total_in", "Total in", "money"),
-    ("total_out", "Total out", "money"),
-    ("tickets_out", "Tickets out", "money"),
-    ("handpay_cc", "Handpaid cc", "money"),
-    ("jackpot", "Jackpot hp", "money"),
-    ("wagered", "Coin in (bet)", "play"),
-    ("won", "Total won", "play"),
-    ("returned", "Bets returned", "play"),
-    ("vig", "Vig collected", "play"),
-    ("round_kept", "Round kept/1320", "play"),
-    ("round_given", "Round paid/1320", "play"),
-    ("games", "Games played", "count"),
-    ("games_won", "Games won", "count"),
-    ("games_lost", "Games lost", "count"),
-    ("games_power", "Games since pwr", "count"),
-    ("games_door", "Games since door", "count"),
-    ("cocked", "Cocked re-rolls", "count"),
-    ("stuck", "No-move re-rolls", "count"),
-    ("voided", "Voided games", "count"),
-    ("door_opens", "Door opens", "count"),
-    ("power_ups", "Power ups", "count"),
-    ("tilts", "Tilts", "count"),
-    ("handpays", "Handpays", "count"),
-    ("tickets", "Tickets printed", "count"),
+    "bills_in      Bills in        m"
+    "coins_in      Coins in        m"
+    "total_in      Total in        m"
+    "total_out     Total out       m"
+    "tickets_out   Tickets out     m"
+    "handpay_cc    Handpaid cc     m"
+    "jackpot       Jackpot hp      m"
+    "wagered       Coin in (bet)   p"
+    "won           Total won       p"
+    "returned      Bets returned   p"
+    "vig           Vig collected   p"
+    "round_kept    Round kept/1320 p"
+    "round_given   Round paid/1320 p"
+    "games         Games played    c"
+    "games_won     Games won       c"
+    "games_lost    Games lost      c"
+    "games_power   Games since pwr c"
+    "games_door    Games since doorc"
+    "cocked        Cocked re-rolls c"
+    "stuck         No-move re-rollsc"
+    "voided        Voided games    c"
+    "door_opens    Door opens      c"
+    "power_ups     Power ups       c"
+    "tilts         Tilts           c"
+    "handpays      Handpays        c"
+    "tickets       Tickets printed c"
 )
 # Meters added later go after the per-wager ones: a snapshot keeps meters by
 # position, so an older snapshot still loads with these at zero.
 _LATER = (
-    ("tickets_doubt", "Tickets in doubt", "count"),
-    ("logic_opens", "Logic door opens", "count"),
-    ("cashbox_opens", "Cash box opens", "count"),
-    ("cashbox", "In cash box", "money"),   # bills since the cash box door last opened
+    "tickets_doubt Tickets in doubtc"
+    "logic_opens   Logic door opensc"
+    "cashbox_opens Cash box opens  c"
+    "cashbox       In cash box     m"
 )
-BILLS_BASE = len(_BASE)
+BILLS_BASE = len(_BASE) // _ROW
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)
 WON_BASE = BET_BASE + W.COUNT
 LATER_BASE = WON_BASE + W.COUNT
-COUNT = LATER_BASE + len(_LATER)
+COUNT = LATER_BASE + len(_LATER) // _ROW
 _SIZE = const(8)
+
+
+def _row(rows, i):
+    r = rows[i * _ROW:(i + 1) * _ROW]
+    return (r[:_KEY].rstrip(), r[_KEY:_ROW - 1].rstrip(), _GROUPS[r[_ROW - 1]])
+
+
+def _find(rows, key):
+    """Row number of `key` in packed rows, or -1 (no allocation: play meters
+    a key on every bet)."""
+    pos = rows.find(key)
+    while pos >= 0:
+        if not pos % _ROW and rows.startswith(" ", pos + len(key)):
+            return pos // _ROW
+        pos = rows.find(key, pos + 1)
+    return -1
 
 
 def meter(i):
     """(key, label, group) of meter i. Bill and per-wager entries are made on
     demand: kept as a table they would hold ~100 strings on the heap."""
     if i < BILLS_BASE:
-        return _BASE[i]
+        return _row(_BASE, i)
     if i >= LATER_BASE:
-        return _LATER[i - LATER_BASE]
+        return _row(_LATER, i - LATER_BASE)
     if i < BET_BASE:
         d = BILL_DENOMS[i - BILLS_BASE]
         return ("bills_%d" % d, "Bills $%d" % d, "bills")
     if i < WON_BASE:
         n = W.NAMES[i - BET_BASE]
         return ("bet_" + n, "Bet " + n[:11], "wager")
-    if i >= LATER_BASE:
-        return _LATER[i - LATER_BASE]
     n = W.NAMES[i - WON_BASE]
     return ("won_" + n, "Won " + n[:11], "wager")
 
@@ -83,12 +103,12 @@ def is_money(i):
 
 def index(key):
     """Meter number for a key, or None."""
-    for i in range(BILLS_BASE):
-        if _BASE[i][0] == key:
-            return i
-    for i in range(len(_LATER)):
-        if _LATER[i][0] == key:
-            return LATER_BASE + i
+    i = _find(_BASE, key)
+    if i >= 0:
+        return i
+    i = _find(_LATER, key)
+    if i >= 0:
+        return LATER_BASE + i
     if key.startswith("bills_"):
         for i in range(len(BILL_DENOMS)):
             if "bills_%d" % BILL_DENOMS[i] == key:

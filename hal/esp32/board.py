@@ -6,7 +6,7 @@ from micropython import const
 
 from hal.clock import Clock
 from hal.common import ConsoleSerial, HardwareBoard, door_switch, wire_buzzer, wire_common
-from hal.pulses import PolledCounter
+from hal.counters import PolledCounter
 
 # The PCNT glitch filter tops out at 1023 APB cycles (80 MHz): 12.8 us. The
 # port's machine.Counter clamps filter_ns * 80 // 1000 to 1023 and

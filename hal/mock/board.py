@@ -8,7 +8,7 @@ from hal.lamps import Buzzer
 from hal.debounce import Switch
 from hal.dice_decode import Dice, encode_pair
 from hal.lamps import Lamps
-from hal.printer import OK, PAPER_LOW
+from hal.prstatus import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
 from hal.mock.clock import FakeClock, RealClock

@@ -5,7 +5,7 @@ from micropython import const
 
 from hal.clock import Clock
 from hal.common import HardwareBoard, UartSerial, door_switch, wire_buzzer, wire_common
-from hal.pulses import PolledCounter
+from hal.counters import PolledCounter
 from hal.rp2 import storage
 from hal.rp2.pio_counter import PioCounter
 
