@@ -3,6 +3,7 @@
 Ids are stable: they go into journal records and snapshots, so never renumber.
 """
 from micropython import const
+from firmware import Packed
 
 PASS = const(0)
 DONT_PASS = const(1)
@@ -46,14 +47,41 @@ NAMES = (
     "lucky_high", "lucky_all", "sharp_shooter",
 )
 
-# Short labels for the 16-column player display.
-LABELS = (
-    "Pass Line", "Don't Pass", "Pass Odds", "DontPass Odds", "Come", "Don't Come",
-    "Come Odds", "DontCome Odds", "Place", "Place to Lose", "Buy", "Lay", "Big 6",
-    "Big 8", "Hardway", "Field", "Any Seven", "Any Craps", "Two", "Three",
-    "Eleven", "Twelve", "Hi-Lo", "Horn", "Horn High", "C & E", "World", "Hop",
-    "Lucky Low", "Lucky High", "Lucky All", "Sharp Shooter",
-)
+# Short labels for the 16-column player display, LABELS[kind]: one padded
+# string (a tuple would be 32 heap objects and 25 interned names).
+LABELS = Packed(
+    "Pass Line    "
+    "Don't Pass   "
+    "Pass Odds    "
+    "DontPass Odds"
+    "Come         "
+    "Don't Come   "
+    "Come Odds    "
+    "DontCome Odds"
+    "Place        "
+    "Place to Lose"
+    "Buy          "
+    "Lay          "
+    "Big 6        "
+    "Big 8        "
+    "Hardway      "
+    "Field        "
+    "Any Seven    "
+    "Any Craps    "
+    "Two          "
+    "Three        "
+    "Eleven       "
+    "Twelve       "
+    "Hi-Lo        "
+    "Horn         "
+    "Horn High    "
+    "C & E        "
+    "World        "
+    "Hop          "
+    "Lucky Low    "
+    "Lucky High   "
+    "Lucky All    "
+    "Sharp Shooter", 13)
 
 # Settlement families.
 F_LINE = const(0)      # pass / don't pass / come / don't come
