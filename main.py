@@ -7,7 +7,7 @@ options come from environment variables (tools/sim sets them):
   SIM_HEADLESS (script file: fake clock, every screen printed as text),
   SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out),
   SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
-  SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.board.MoneyLog).
+  SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog).
 """
 import sys
 

@@ -39,16 +39,42 @@ LUCKY_ALL = const(30)
 SHARP_SHOOTER = const(31)
 COUNT = const(32)
 
-NAMES = (
-    "pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come",
-    "come_odds", "dont_come_odds", "place", "place_lose", "buy", "lay", "big6",
-    "big8", "hard", "field", "any7", "any_craps", "two", "three", "eleven",
-    "twelve", "hi_lo", "horn", "horn_high", "c_e", "world", "hop", "lucky_low",
-    "lucky_high", "lucky_all", "sharp_shooter",
-)
+NAMES = Packed(
+    "pass          "
+    "dont_pass     "
+    "pass_odds     "
+    "dont_pass_odds"
+    "come          "
+    "dont_come     "
+    "come_odds     "
+    "dont_come_odds"
+    "place         "
+    "place_lose    "
+    "buy           "
+    "lay           "
+    "big6          "
+    "big8          "
+    "hard          "
+    "field         "
+    "any7          "
+    "any_craps     "
+    "two           "
+    "three         "
+    "eleven        "
+    "twelve        "
+    "hi_lo         "
+    "horn          "
+    "horn_high     "
+    "c_e           "
+    "world         "
+    "hop           "
+    "lucky_low     "
+    "lucky_high    "
+    "lucky_all     "
+    "sharp_shooter ", 14)
 
-# Short labels for the 16-column player display, LABELS[kind]: one padded
-# string (a tuple would be 32 heap objects and 25 interned names).
+# Short labels for the 16-column player display, LABELS[kind]; NAMES and
+# LABELS are each one padded string (tuples would be 64 heap objects).
 LABELS = Packed(
     "Pass Line    "
     "Don't Pass   "

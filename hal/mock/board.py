@@ -170,24 +170,6 @@ class MockSwitch:
         return self._sw.value()
 
 
-class MoneyLog:
-    """What the validator, the coin acceptor and the printer did, one line
-    each, flushed at once, so a `kill -9` of the simulator leaves an exact
-    account (tools/sim --money-log FILE; tests_host/test_sim_kill.py):
-      B / C          a bill / coin pulse delivered into the counter
-      P              the firmware read the counters again: every pulse above
-                     had a whole money pass to be journalled
-      T <validation> a ticket came out of the printer"""
-
-    def __init__(self, path):
-        self._f = open(path, "a")
-        self.owed = False   # pulses logged since the last P
-
-    def line(self, text):
-        self._f.write(text + "\n")
-        self._f.flush()
-
-
 class PulseChannel:
     """Pulse train played out over time by the clock (50 ms on / 50 ms off by default)."""
 
@@ -346,7 +328,7 @@ class Board:
       keyboard=False       True: read keys from the terminal (hal.mock.keys)
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
-      money_log=None       file: every pulse delivered and ticket printed (MoneyLog)
+      money_log=None       file: every pulse delivered and ticket printed (hal.mock.moneylog)
     """
 
     platform = "mock"
@@ -373,7 +355,11 @@ class Board:
         self.audit_key = MockSwitch(self.clock, 0)  # 1 = turned
         self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
         self.lamps = Lamps(())
-        log = MoneyLog(money_log) if money_log else None
+        log = None
+        if money_log:
+            from hal.mock.moneylog import MoneyLog
+
+            log = MoneyLog(money_log)
         self.money = MockMoney(self.clock, pulse_ms, log)
         self.printer = MockPrinter(log)
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
