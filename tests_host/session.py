@@ -107,3 +107,28 @@ def view(ledger):
         m[index(key)] = 0
     return (ledger.table.encode(), tuple(m), ledger.recall.encode(), ledger.phase,
             ledger.lock, ledger.lock_arg, ledger.game_no, tuple(sorted(ledger.config.items())))
+
+
+def full_steps(rolls=130, seed=3, profile="table"):
+    """A session at the designed maximum (issue 9): every wager kind the
+    profile offers on every number each roll (tests_host/full_layout), so
+    recall fills with 24-bet games and the snapshot reaches its full size;
+    with config changes, cashouts by ticket and handpay."""
+    import full_layout as FL
+    lists = FL.lists(P.get(profile))
+    rng = Rng(seed)
+    now = 1000
+    if profile != "table":
+        yield "set_config", (now, "profile", profile)
+    for r in range(rolls):
+        now += 20
+        yield "credit", (now, T.SRC_BILL, 100000)
+        for kind, amount, number in lists[r % len(lists)]:
+            yield "bet", (now, kind, amount, number)
+        yield "close", (now,)
+        yield "roll", (now, rng.randint(1, 6), rng.randint(1, 6))
+        if r % 25 == 12:
+            yield "set_config", (now, "station", "CRAPS-%02d" % (r % 100))
+        if r % 40 == 39:
+            yield "cashout", (now, T.BY_TICKET if r % 80 == 79 else T.BY_HANDPAY)
+            yield "reset", (now,)

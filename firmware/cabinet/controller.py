@@ -123,9 +123,11 @@ class Controller:
         self.board = board
         self.clock = board.clock
         now = self.clock.ticks_ms()
-        self.store = store if store is not None else Store(board.flash)
+        self.store = store if store is not None else Store(board.flash, board.watchdog.feed)
         board.money.inhibit(True)  # until the state is known
         self.boot_status = self.store.boot(self.now_s())
+        if self.store.critical:
+            print("CRITICAL", self.store.reason)  # the console log; the screen locks
         if not getattr(self.clock, "valid", True) and not self.store.critical:
             self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
         self.profile_refused = ""  # why a requested profile was not taken
@@ -539,8 +541,8 @@ class Controller:
         try:
             store.erase_step()
             self.erases += 1
-        except OSError:
-            store.critical = True  # flash failed under us: locked until restart
+        except Exception as e:  # noqa: BLE001 - flash failed under us: locked until restart
+            store.fail("erase", e)
         finally:
             self._erasing = False
             self._update_inhibit()

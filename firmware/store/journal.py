@@ -39,6 +39,7 @@ _S_BSTART = const(8)  # seq where that base's data starts
 _S_BLEN = const(9)
 _S_BCRC = const(10)
 _S_BTYPE = const(11)
+_S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
 
 
 class JournalFull(Exception):
@@ -49,9 +50,10 @@ class JournalCorrupt(Exception):
     pass
 
 
-def _parse(mv, o, prev_seq):
-    """Entry at offset o of a sector image: (type, len, seq, crc) or None."""
-    if o + _OVH > _SEC or mv[o] != 0:
+def _parse(mv, o, prev_seq, committed=True):
+    """Entry at offset o of a sector image: (type, len, seq, crc) or None.
+    committed=False ignores the commit byte (repair: see _repair)."""
+    if o + _OVH > _SEC or (committed and mv[o] != 0):
         return None
     t = mv[o + 1]
     if t < T_REC or t > T_FMT:
@@ -126,6 +128,7 @@ class Journal:
         self.erase_ops = 0
         self.repairs = 0
         self.status = None
+        self.pause = None  # called after every erase (watchdog feed)
         self._reset_state()
 
     def _reset_state(self):
@@ -165,7 +168,7 @@ class Journal:
         self._read_pair(s)
         a = memoryview(self._a)
         b = memoryview(self._b)
-        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0]
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0]
         o = 0
         prev = 0
         while o + _OVH <= _SEC:
@@ -191,6 +194,8 @@ class Journal:
             if not sm[_S_FIRST]:
                 sm[_S_FIRST] = seq
             sm[_S_LAST] = seq
+            if t != T_SNAPC:
+                sm[_S_LASTNC] = seq
             if t == T_SNAPE and ln == 12:
                 st, tot, c = struct.unpack_from("<III", mv, o + _HDR)
                 sm[_S_BSEQ] = seq
@@ -245,14 +250,29 @@ class Journal:
                 return CRITICAL
             chain.append(p)
             cur = p
+        for s in chain:
+            if sums[s][_S_CONFLICT]:
+                self.status = CRITICAL
+                return CRITICAL
+        n = (h + 1) % m
+        if not sums[n][_S_FIRST] and not sums[n][_S_CLEAN]:
+            # A torn first entry there (or a torn erase): its seq is one the
+            # log is about to reuse, and a marginal commit byte could make
+            # it read as committed at a later boot. Gone before any write.
+            self._prepare(n)
+        k = self._reclaim(chain, sums)
+        if k == len(chain):
+            # nothing but a torn first snapshot: the region is new again
+            self._reset_state()
+            self.status = EMPTY
+            return EMPTY
+        chain = chain[k:]
+        h = chain[0]
         hs = sums[h]
         self.seq = hs[_S_LAST] + 1
         bad = False
         for s in chain:
             sc = sums[s]
-            if sc[_S_CONFLICT]:
-                self.status = CRITICAL
-                return CRITICAL
             self.first[s] = sc[_S_FIRST]
             self.last[s] = sc[_S_LAST]
         if base is not None:
@@ -266,6 +286,8 @@ class Journal:
         self.head = h
         self.nlive = len(chain)
         self.off = hs[_S_END] if hs[_S_CLEAN] else _SEC
+        if not hs[_S_CLEAN]:
+            self._neutralize(h, hs[_S_END])
         # repair damaged copies in the needed range
         for s in chain:
             sc = sums[s]
@@ -285,6 +307,35 @@ class Journal:
             self.status = OK
         return self.status
 
+    def _reclaim(self, chain, sums):
+        """Erases the sectors of an unfinished snapshot (chunks with no end,
+        newest first) so the space a power cut left it holding is free for
+        the next snapshot. Returns how many leading chain sectors it freed."""
+        k = 0
+        while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
+            k += 1
+        for s in chain[:k]:  # newest first: what is left stays contiguous
+            self._prepare(s)
+        return k
+
+    def _neutralize(self, s, end):
+        """A torn entry at `end` (the last write before the power went)
+        must never read as committed later: a marginal commit byte can do
+        that from one boot to the next, and its seq is reused by the next
+        entry. Type 0 is invalid whatever the other bits read."""
+        if end + _OVH > _SEC:
+            return
+        c = self._c
+        p0 = end & ~(_PAGE - 1)
+        for phys in (s, self.m + s):
+            self.dev.readblocks(phys, c, p0)
+            if c[(end + 1) - p0] == 0:
+                continue
+            for i in range(_PAGE):
+                c[i] = 0xFF
+            c[(end + 1) - p0] = 0
+            self.dev.writeblocks(phys, c, p0)
+
     def _repair(self, s, end):
         """Rebuild both copies of sector s from the merged valid entries."""
         self._read_pair(s)
@@ -298,10 +349,20 @@ class Journal:
             if ea is None:
                 eb = _parse(b, o, prev)
                 if eb is None:
-                    raise JournalCorrupt("repair lost sector %d" % s)
-                n = _OVH + eb[1]
-                a[o:o + n] = b[o:o + n]
-                ea = eb
+                    # The scan found a committed entry here. If only its
+                    # commit byte reads otherwise now, that byte is marginal
+                    # (a torn commit): the scan's reading stands and this
+                    # repair makes it solid.
+                    eb = _parse(b, o, prev, False)
+                    if eb is None:
+                        ea = _parse(a, o, prev, False)
+                        if ea is None:
+                            raise JournalCorrupt("repair lost sector %d" % s)
+                if ea is None:
+                    n = _OVH + eb[1]
+                    a[o:o + n] = b[o:o + n]
+                    ea = eb
+                a[o] = 0
             prev = ea[2]
             o += _OVH + ea[1]
         for i in range(end, _SEC):
@@ -317,11 +378,19 @@ class Journal:
                 continue
             old = int.from_bytes(memoryview(cur)[:npg], "big")
             new = int.from_bytes(mer, "big")
-            if old & new != new or not _blank(memoryview(cur), npg, self._c):
-                self.dev.ioctl(6, phys)
-                self.erase_ops += 1
-            if npg:
-                self.dev.writeblocks(phys, mer, 0)
+            erase = old & new != new or not _blank(memoryview(cur), npg, self._c)
+            while True:
+                if erase:
+                    self._erase(phys)
+                if npg:
+                    self.dev.writeblocks(phys, mer, 0)
+                # read back: a marginal bit can hide a 0 where a 1 is wanted
+                self.dev.readblocks(phys, cur, 0)
+                if bytes(memoryview(cur)[:npg]) == bytes(mer):
+                    break
+                if erase:
+                    raise JournalCorrupt("sector %d does not program" % phys)
+                erase = True
 
     def _check_snapshot(self):
         total = 0
@@ -411,10 +480,18 @@ class Journal:
     def _free(self):
         return self.m - self.nlive
 
+    def _erase(self, phys):
+        """One sector erase (up to 400 ms with interrupts off), then `pause`:
+        the owner feeds the watchdog there, so no run of flash work between
+        two feeds is longer than one erase plus a few page programs."""
+        self.dev.ioctl(6, phys)
+        self.erase_ops += 1
+        if self.pause is not None:
+            self.pause()
+
     def _prepare(self, s):
-        self.dev.ioctl(6, s)
-        self.dev.ioctl(6, self.m + s)
-        self.erase_ops += 2
+        self._erase(s)
+        self._erase(self.m + s)
         self.ready[s] = True
 
     def _advance(self, reserve):

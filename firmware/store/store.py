@@ -18,17 +18,30 @@ EMPTY = J.EMPTY
 CRITICAL = J.CRITICAL
 
 
+# The designed maximum of Ledger.encode(): recall 100 games x (42-byte head +
+# 24 bets x 11) = 30,600; event ring 256 x 9 = 2,304; configuration history
+# 32 x (up to 2 x 80 characters + 15) = 5,600; configuration ~600; table,
+# meters and the rest < 2,000. About 41 KB; 48 KiB leaves room. The journal
+# keeps this much free so a snapshot always fits (issue 9: a 39.8 KB state
+# outgrew the old 24 KiB and a cut snapshot then bricked the cabinet).
+MAX_SNAPSHOT = 48 * 1024
+
+
 class Store:
-    def __init__(self, dev):
+    def __init__(self, dev, pause=None):
         self.dev = dev
         # no device (an ESP32 without its "journal" partition): boot() reports
         # CRITICAL and nothing can ever be committed or cleared
-        self.journal = J.Journal(dev) if dev is not None else None
+        self.journal = None
+        if dev is not None:
+            self.journal = J.Journal(dev, max_snapshot=MAX_SNAPSHOT)
+            self.journal.pause = pause
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
         self.old_format = False  # the flash holds a previous release's dollars
         self.status = None
+        self.reason = ""        # why the store is critical (screen, read-out)
 
     def boot(self, now):
         """Mounts the journal and rebuilds the state; logs the power-up.
@@ -45,18 +58,35 @@ class Store:
         if self.journal is None:
             self.critical = True
             self.status = CRITICAL
+            self.reason = "no journal device"
             return CRITICAL
+        self.critical = False
+        self.reason = ""
         try:
-            status = self.journal.mount()
-        except OSError:
+            status = self._boot(now)
+        except Exception as e:  # noqa: BLE001 - whatever it is, lock; never crash
             status = CRITICAL
+            self.reason = "boot: %s %s" % (type(e).__name__, e)
+        if status == CRITICAL or self.critical:
+            self.journal.release()
+            self.critical = True
+            self.status = CRITICAL
+            if not self.reason:
+                self.reason = "journal: no good copy"
+            return CRITICAL
+        return status
+
+    def _boot(self, now):
+        status = self.journal.mount()
         if status == EMPTY and self.journal.seq == 1 and not self._blank():
             # Not one valid entry, yet not erased flash either: the journal
             # was destroyed (or never ours). Only a RAM clear may start over.
-            status = CRITICAL
-        if status == CRITICAL or not self._rebuild():
-            self.critical = True
-            self.status = CRITICAL
+            self.reason = "journal: region not blank, no entry"
+            return CRITICAL
+        if status == CRITICAL:
+            return CRITICAL
+        if not self._rebuild():
+            self.reason = "journal: records do not replay"
             return CRITICAL
         # Replay is over: free the read buffers before the first snapshot
         # is encoded, so it can use their 8 KB.
@@ -117,18 +147,23 @@ class Store:
         if self.critical:
             return R.LOCKED
         self._pristine = False
+        try:
+            # Snapshot before the record, from the state the journal holds:
+            # after a power cut tore a snapshot, the first record of the next
+            # boot finds the journal asking for one (issue 9, defect 1).
+            if self.journal.should_snapshot():
+                self.journal.write_snapshot(self.ledger.encode())
+        except Exception as e:  # noqa: BLE001
+            return self.fail("snapshot", e)
         code = self.ledger.apply(payload)
         if code != R.OK:
             return code
         try:
             self.journal.append(payload)
-            if self.journal.should_snapshot():
-                self.journal.write_snapshot(self.ledger.encode())
-        except OSError:
+        except Exception as e:  # noqa: BLE001
             # RAM is now ahead of flash: never act on it. A restart recovers
             # from the journal; until then the cabinet is locked.
-            self.critical = True
-            return R.LOCKED
+            return self.fail("append", e)
         return R.OK
 
     # ---- the controller's vocabulary -----------------------------------
@@ -202,8 +237,14 @@ class Store:
 
     def erase_step(self):
         """Erases one sector ahead. Call only while money inputs are inhibited:
-        on rp2 an erase stops interrupts for tens of milliseconds."""
+        on rp2 an erase stops interrupts for tens of milliseconds (400 ms at
+        the datasheet maximum)."""
         self.journal.erase_step()
+
+    def fail(self, what, e):
+        self.critical = True
+        self.reason = "%s: %s %s" % (what, type(e).__name__, e)
+        return R.LOCKED
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
@@ -211,7 +252,10 @@ class Store:
             return R.LOCKED
         was_critical = self.critical
         old = self.ledger
-        self.journal.format()
+        try:
+            self.journal.format()
+        except Exception as e:  # noqa: BLE001
+            return self.fail("RAM clear", e)
         self.ledger = Ledger()
         self.critical = False
         self.old_format = False

@@ -285,10 +285,16 @@ class MockWatchdog:
         self.timeout_ms = timeout_ms
         self.feeds = 0
         self._last = None
+        self.longest_ms = 0  # longest time between two feeds so far
 
     def feed(self):
         self.feeds += 1
-        self._last = self._clock.ticks_ms()
+        now = self._clock.ticks_ms()
+        if self._last is not None:
+            gap = self._clock.ticks_diff(now, self._last)
+            if gap > self.longest_ms:
+                self.longest_ms = gap
+        self._last = now
 
     def starved(self):
         """True if armed (fed once) and not fed within timeout_ms."""
