@@ -223,7 +223,10 @@ class Journal:
         m = self.m
         for i in range(m):
             self.ready[i] = False
-        sums = [self._scan(s) for s in range(m)]
+        sums = []
+        for s in range(m):
+            sums.append(self._scan(s))
+            self._pause()
         h = -1
         for s in range(m):
             if sums[s][_S_LAST] and (h < 0 or sums[s][_S_LAST] > sums[h][_S_LAST]):
@@ -441,6 +444,7 @@ class Journal:
                     o += _OVH + ln
                     if seq == self.last[s]:
                         break
+                self._pause()
             s = (s + 1) % m
 
     def snapshot(self):
@@ -480,14 +484,18 @@ class Journal:
     def _free(self):
         return self.m - self.nlive
 
+    def _pause(self):
+        if self.pause is not None:
+            self.pause()
+
     def _erase(self, phys):
         """One sector erase (up to 400 ms with interrupts off), then `pause`:
         the owner feeds the watchdog there, so no run of flash work between
-        two feeds is longer than one erase plus a few page programs."""
+        two feeds is longer than one erase plus a few page programs. Mount
+        and replay pause after every sector too (start-up can be long)."""
         self.dev.ioctl(6, phys)
         self.erase_ops += 1
-        if self.pause is not None:
-            self.pause()
+        self._pause()
 
     def _prepare(self, s):
         self._erase(s)
