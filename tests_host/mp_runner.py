@@ -6,6 +6,7 @@ also wants a reduced MicroPython run can define MP_SKIP = ("test_name", ...)
 for tests that need CPython-only tooling. Prints the closing
 'N passed, N failed' line that CI reads and exits non-zero on any failure.
 """
+import gc
 import sys
 
 sys.path.insert(0, "tests_host")
@@ -30,6 +31,7 @@ def run_module(name):
     names = sorted(n for n in dir(mod) if n.startswith("test_") and n not in skip)
     for n in names:
         fn = getattr(mod, n)
+        gc.collect()  # each test starts from a collected heap, not the last one's garbage
         try:
             fn()
             passed += 1

@@ -6,7 +6,8 @@ before the fix (see the commit message).
 import copy
 
 import session
-from hal.mock.norflash import NorFlash, PowerCut, SECTOR
+from hal.mock.norflash import PowerCut, SECTOR
+from hal.mock.hostile import HostileNor as NorFlash
 from firmware.store import journal as J
 from firmware.store.store import Store, CRITICAL
 
@@ -141,7 +142,7 @@ def _weak_commit(seed, size=16 * SECTOR, store=False):
     # the model decides how much of a torn program landed; make the commit
     # byte marginal whatever it chose (the case the defect is about)
     f.secs[off // SECTOR][off % SECTOR] = 0x00
-    f.weak[off] = 0x10  # one marginal bit: committed on about half the reads
+    f.set_weak(off, 0x10)  # one marginal bit: committed on about half the reads
     return f
 
 
@@ -179,8 +180,8 @@ def test_defect2_commit_byte_read_uncommitted_then_committed():
     """The exact sequence of the report: boot 1 reads the torn commit byte
     as 'not committed' and appends; boot 2 reads it as 'committed'."""
     f = _weak_commit(1)
-    off = [a for a in f.weak][0]
-    del f.weak[off]
+    off = [o for o in f.weak[0]][0]
+    del f.weak[0][off]
     f.secs[0][off] = 0x10  # boot 1: reads uncommitted
     f.power_on()
     j, st, recs = _history(f)

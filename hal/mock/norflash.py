@@ -4,18 +4,8 @@ Runs on CPython and on the MicroPython unix port. Models: 4 KiB erase sectors
 (erase -> 0xFF), programs that can only clear bits, 256-byte aligned whole-page
 programs (as rp2 flash_range_program), counters, deterministic torn program/erase
 on a power cut, bit rot, optional file backing, and sub-range views.
-
-Hostile parts (issue 9), as real NOR behaves:
-- marginal cells: bits a torn program or erase left half-done read back as
-  0 or 1 at random on every read (so differently on every boot) until the
-  sector is erased again or a later program drives them to 0;
-- durations: with `timing` (TYPICAL or DATASHEET_MAX, microseconds per sector
-  erase and page program) every operation advances `clock` (a FakeClock) and
-  is one interrupts-off window (rp2 flash ops run with XIP and IRQs off);
-  `busy_us` and `longest_us` record them;
-- worn sectors: `wear_out(sector)` makes programs there land only partly and
-  return normally (the caller must read back to notice).
-Several faults per power-up: arm cut_after() again after power_on().
+hal/mock/hostile.py adds what makes real NOR harder (marginal cells,
+durations, worn sectors).
 """
 from micropython import const
 from hal.mock.xorshift import Rng as _Xorshift
@@ -23,11 +13,6 @@ from hal.mock.xorshift import Rng as _Xorshift
 SECTOR = const(4096)
 _ERASED = b"\xff" * SECTOR  # one copy: an erase allocates nothing (like the chip)
 PAGE = const(256)
-
-# W25Q16JV datasheet: sector erase 45 ms typical / 400 ms max, page program
-# 0.4 ms typical / 3 ms max (microseconds: erase, page program)
-TYPICAL = (45000, 400)
-DATASHEET_MAX = (400000, 3000)
 
 
 class PowerCut(BaseException):
@@ -40,7 +25,7 @@ def _Rng(seed):
 
 
 class NorFlash:
-    def __init__(self, size, path=None, seed=1, timing=None, clock=None):
+    def __init__(self, size, path=None, seed=1):
         if size % SECTOR:
             raise ValueError("size must be a multiple of 4096")
         self.size = size
@@ -53,11 +38,6 @@ class NorFlash:
         self.reset_counters()
         self._cut = 0  # ops left until the torn one; 0 = no cut armed
         self.dead = False
-        self.weak = {}  # address -> mask of marginal bits
-        self.worn = {}  # sector -> True: programs there land only partly
-        self.timing = timing
-        self.clock = clock
-        self._us = 0  # sub-millisecond remainder not yet given to the clock
         if path is not None:
             try:
                 f = open(path, "r+b")
@@ -79,8 +59,6 @@ class NorFlash:
         self.erase_counts = [0] * self.nsectors
         self.bytes_read = 0
         self.ops = 0  # program + erase operations (what cut_after counts)
-        self.busy_us = 0  # time spent in program/erase (with `timing`)
-        self.longest_us = 0  # longest single interrupts-off window
 
     # ---- fault injection --------------------------------------------------
     def cut_after(self, n):
@@ -92,42 +70,6 @@ class NorFlash:
     def power_on(self):
         self.dead = False
         self._cut = 0
-
-    def wear_out(self, sector, flag=True):
-        """From now on programs in `sector` clear only some of their bits and
-        still return normally: only a read-back shows it. Erasing does not
-        cure a worn sector."""
-        if flag:
-            self.worn[sector] = True
-        else:
-            self.worn.pop(sector, None)
-
-    def marginal(self):
-        """How many bytes hold marginal bits now."""
-        return len(self.weak)
-
-    def _busy(self, us):
-        if self.timing is None:
-            return
-        self.busy_us += us
-        if us > self.longest_us:
-            self.longest_us = us
-        if self.clock is not None:
-            self._us += us
-            ms = self._us // 1000
-            if ms:
-                self._us -= ms * 1000
-                self.clock.advance(ms)
-
-    def _unsettle(self, buf, addr):
-        """Marginal bits in buf (just read from addr) take a random value."""
-        n = len(buf)
-        rng = self.rng
-        for a in self.weak:
-            if addr <= a < addr + n:
-                m = self.weak[a]
-                i = a - addr
-                buf[i] = (buf[i] & ~m | rng.next() & m) & 0xFF
 
     def flip_bit(self, byte_offset, bit):
         sec = self.secs[byte_offset // SECTOR]
@@ -203,8 +145,6 @@ class NorFlash:
         if addr < 0 or addr + n > self.size:
             raise ValueError("read out of range")
         self._copy_out(addr, buf)
-        if self.weak:
-            self._unsettle(buf, addr)
         self.bytes_read += n
 
     def program(self, addr, buf):
@@ -222,26 +162,12 @@ class NorFlash:
             # that needs a 0->1 bit change is an error
             d = (res ^ new).to_bytes(n, "big")
             for i in range(n):
-                if d[i] & ~self.weak.get(addr + i, 0) and buf[i] != 0xFF:
+                if d[i] and buf[i] != 0xFF:
                     raise ValueError("program needs a 0->1 bit change at 0x%x" % (addr + i))
         res = res.to_bytes(n, "big")
         torn = self._tick()
         self.programs += 1
         self.bytes_programmed += n
-        self._busy((n // PAGE) * (self.timing or TYPICAL)[1])
-        if self.weak:
-            self._settle(addr, buf)
-        if not torn and self.worn.get(addr // SECTOR):
-            # a worn cell does not take the charge: some cleared bits stay 1
-            d = bytearray(self.peek(addr, n))
-            for i in range(n):
-                if res[i] != d[i] and self.rng.below(2):
-                    d[i] = res[i] | (d[i] & ~res[i] & self.rng.next() & 0xFF)
-                else:
-                    d[i] = res[i]
-            self._copy_in(addr, d)
-            self._persist(addr, n)
-            return
         if not torn:
             self._copy_in(addr, res)
             self._persist(addr, n)
@@ -260,14 +186,8 @@ class NorFlash:
                     break
                 want = buf[i]
                 if want != d[i]:
-                    # clear a random subset of the bits to be cleared; some of
-                    # those bits, cleared or not, are left marginal
-                    r = rng.next()
-                    todo = d[i] & ~want & 0xFF
-                    d[i] = d[i] & (want | (r & 0xFF))
-                    w = todo & (r >> 8) & 0xFF
-                    if w:
-                        self.weak[addr + i] = self.weak.get(addr + i, 0) | w
+                    # clear a random subset of the bits to be cleared
+                    d[i] = d[i] & (want | (rng.next() & 0xFF))
             if mode == 3:  # bytes before start landed fully (page by page)
                 d[:start] = buf[:start]
         self._copy_in(addr, d)
@@ -282,12 +202,8 @@ class NorFlash:
         torn = self._tick()
         self.erases += 1
         self.erase_counts[sector] += 1
-        self._busy((self.timing or TYPICAL)[0])
         a = sector * SECTOR
         d = self.secs[sector]
-        if self.weak:
-            for k in [k for k in self.weak if a <= k < a + SECTOR]:
-                del self.weak[k]
         if not torn:
             d[:] = _ERASED
             self._persist(a, SECTOR)
@@ -305,24 +221,11 @@ class NorFlash:
                     d[i] = 0xFF
                 elif k == 2:
                     d[i] |= (r >> 8) & 0xFF
-                    if r & 0x4000000:  # half-erased cells: marginal
-                        self.weak[a + i] = ~d[i] & 0xFF or 0x80
                 elif k == 3 and mode == 3:
                     d[i] = (r >> 16) & 0xFF
         self._persist(a, SECTOR)
         self.dead = True
         raise PowerCut("torn erase of sector %d" % sector)
-
-    def _settle(self, addr, buf):
-        """A program pulse drives the bits it clears solidly to 0."""
-        for a in [a for a in self.weak if addr <= a < addr + len(buf)]:
-            b = buf[a - addr]
-            if b != 0xFF:
-                m = self.weak[a] & b
-                if m:
-                    self.weak[a] = m
-                else:
-                    del self.weak[a]
 
     # ---- extended block-device protocol -----------------------------------
     def readblocks(self, n, buf, offset=0):
