@@ -83,6 +83,17 @@ def _later(mv, o, last):
 _FF = b"\xff" * _PAGE
 
 
+def _put(page, p, a, src):
+    """Copies the part of src (which starts at sector offset a) that falls in
+    the page starting at offset p."""
+    lo = a if a > p else p
+    hi = a + len(src)
+    if hi > p + _PAGE:
+        hi = p + _PAGE
+    if lo < hi:
+        page[lo - p:hi - p] = src[lo - a:hi - a]
+
+
 def _blank(mv, o, scratch):
     """True if mv[o:] is all 0xFF. Compares a page at a time through the
     256-byte scratch buffer: mount checks every sector twice and must not
@@ -119,7 +130,7 @@ class Journal:
         # replay need them, so they exist from mount() until release().
         self._a = None
         self._b = None
-        self._w = bytearray(_MAXP + _OVH + 2 * _PAGE)
+        self._h = bytearray(_OVH)  # header + crc of the entry being written
         self._c = bytearray(_PAGE)
         self.first = [0] * m
         self.last = [0] * m
@@ -526,30 +537,41 @@ class Journal:
         s = self.head
         o = self.off
         seq = self.seq
-        p0 = o & ~(_PAGE - 1)
-        p1 = (o + need + _PAGE - 1) & ~(_PAGE - 1)
-        w = memoryview(self._w)[:p1 - p0]
-        for i in range(p1 - p0):
-            w[i] = 0xFF
-        r = o - p0
-        struct.pack_into("<BBHI", w, r, 0xFF, t, ln, seq)
-        w[r + _HDR:r + _HDR + ln] = payload
-        struct.pack_into("<I", w, r + _HDR + ln, crc32(w[r + 1:r + _HDR + ln]))
-        dev = self.dev
-        dev.writeblocks(s, w, p0)  # copy A, uncommitted
+        h = self._h
+        struct.pack_into("<BBHI", h, 0, 0xFF, t, ln, seq)
+        hv = memoryview(h)
+        struct.pack_into("<I", h, _HDR, crc32(payload, crc32(hv[1:_HDR])))
+        self._program(s, o, hv, payload)  # copy A, uncommitted
         c = self._c
         for i in range(_PAGE):
             c[i] = 0xFF
         c[o & (_PAGE - 1)] = 0
-        dev.writeblocks(s, c, p0)  # commit marker in A: now committed
-        w[r] = 0
-        dev.writeblocks(self.m + s, w, p0)  # mirror B in one program
+        self.dev.writeblocks(s, c, o & ~(_PAGE - 1))  # commit marker in A: now committed
+        h[0] = 0
+        self._program(self.m + s, o, hv, payload)  # mirror B
         self.off = o + need
         self.seq = seq + 1
         if not self.first[s]:
             self.first[s] = seq
         self.last[s] = seq
         return seq
+
+    def _program(self, phys, o, hv, payload):
+        """Programs the entry (header hv[:8], payload, crc hv[8:]) at offset
+        o, a page at a time through the 256-byte buffer: no entry-sized
+        buffer lives on the heap (the board's heap is tight)."""
+        c = self._c
+        pv = memoryview(payload)
+        end = o + _OVH + len(payload)
+        p = o & ~(_PAGE - 1)
+        while p < end:
+            for i in range(_PAGE):
+                c[i] = 0xFF
+            _put(c, p, o, hv[:_HDR])
+            _put(c, p, o + _HDR, pv)
+            _put(c, p, end - 4, hv[_HDR:])
+            self.dev.writeblocks(phys, c, p)
+            p += _PAGE
 
     def append(self, payload):
         """Append one record; durable when this returns. Returns its seq."""
