@@ -123,7 +123,9 @@ class Controller:
         self.board = board
         self.clock = board.clock
         now = self.clock.ticks_ms()
-        self.store = store if store is not None else Store(board.flash, board.watchdog.feed)
+        if store is None:
+            store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None))
+        self.store = store
         board.money.inhibit(True)  # until the state is known
         self.boot_status = self.store.boot(self.now_s())
         if self.store.critical:

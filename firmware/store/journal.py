@@ -40,6 +40,7 @@ _S_BLEN = const(9)
 _S_BCRC = const(10)
 _S_BTYPE = const(11)
 _S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
+_S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
 
 
 class JournalFull(Exception):
@@ -179,7 +180,7 @@ class Journal:
         self._read_pair(s)
         a = memoryview(self._a)
         b = memoryview(self._b)
-        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0]
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0]
         o = 0
         prev = 0
         while o + _OVH <= _SEC:
@@ -221,6 +222,9 @@ class Journal:
             prev = seq
             o += _OVH + ln
         sm[_S_END] = o
+        if o and sm[_S_BADA] != sm[_S_BADB]:
+            if _blank(b if sm[_S_BADB] else a, 0, self._c):
+                sm[_S_WIPED] = 2 if sm[_S_BADB] else 1
         sm[_S_CLEAN] = _blank(a, o, self._c) and _blank(b, o, self._c)
         if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or _later(b, o, sm[_S_LAST])):
             # a bad entry with valid newer ones after it: lost data, not a
@@ -245,6 +249,21 @@ class Journal:
         if h < 0:
             self.status = EMPTY
             return EMPTY
+        n = 0
+        for sm in sums:
+            if sm[_S_WIPED] == 2:
+                n += sm[_S_LAST] - sm[_S_FIRST] + 1
+            elif sm[_S_END] or not sm[_S_CLEAN]:
+                n = -1
+                break
+        if n > 1:
+            # Copy B is blank from end to end under two or more entries: not
+            # what a power cut leaves (B trails A by one entry at most), but
+            # what a truncated or half-wiped image does; what is left of A
+            # may be missing its newest sectors. (Cost: a cut during the
+            # repair of a one-sector journal's B also lands here.)
+            self.status = CRITICAL
+            return CRITICAL
         # walk back along the chain of contiguous sequence numbers
         chain = [h]
         cur = h
@@ -264,10 +283,19 @@ class Journal:
                 return CRITICAL
             chain.append(p)
             cur = p
+        wiped = [0, 0, 0]
         for s in chain:
             if sums[s][_S_CONFLICT]:
                 self.status = CRITICAL
                 return CRITICAL
+            wiped[sums[s][_S_WIPED]] += 1
+        if wiped[1] > 1 or wiped[2] > 1:
+            # Whole sectors of one copy blank under live data: a power cut
+            # blanks at most one (a repair's erase); this is a wiped or
+            # truncated image, whose other copy may have lost its newest
+            # sectors too. Never present what is left as current.
+            self.status = CRITICAL
+            return CRITICAL
         n = (h + 1) % m
         if not sums[n][_S_FIRST] and not sums[n][_S_CLEAN]:
             # A torn first entry there (or a torn erase): its seq is one the

@@ -32,8 +32,9 @@ SMALL_SNAPSHOT = 24 * 1024
 
 
 class Store:
-    def __init__(self, dev, pause=None):
+    def __init__(self, dev, pause=None, provision=None):
         self.dev = dev
+        self.provision = provision  # hal.common.Marker or None
         # no device (an ESP32 without its "journal" partition): boot() reports
         # CRITICAL and nothing can ever be committed or cleared
         self.journal = None
@@ -83,6 +84,12 @@ class Store:
 
     def _boot(self, now):
         status = self.journal.mount()
+        prov = self.provision
+        if status == EMPTY and self.journal.seq == 1 and prov is not None and prov.get():
+            # Blank (or only a torn first snapshot) on a cabinet that booted
+            # before: the region was wiped or rolled back, not a new cabinet.
+            self.reason = "journal: region blank on a provisioned cabinet"
+            return CRITICAL
         if status == EMPTY and self.journal.seq == 1 and not self._blank():
             # Not one valid entry, yet not erased flash either: the journal
             # was destroyed (or never ours). Only a RAM clear may start over.
@@ -105,6 +112,8 @@ class Store:
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
         self._settle_flight(now)
+        if prov is not None and not self.critical and not prov.get():
+            prov.set()
         return status
 
     def _settle_flight(self, now):
