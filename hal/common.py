@@ -151,33 +151,6 @@ class Watchdog:
         self._wdt.feed()
 
 
-class Marker:
-    """The cabinet's "provisioned" mark, kept outside the journal region (a
-    file in the filesystem, path None: in RAM for host tests): set after the
-    first good boot, so a journal region found blank afterwards is a wiped
-    region (CRITICAL), not a new cabinet. Only a factory reinstall of the
-    filesystem removes it."""
-
-    def __init__(self, path=None):
-        self.path = path
-        self._set = False
-
-    def get(self):
-        if self.path is None:
-            return self._set
-        try:
-            open(self.path).close()
-            return True
-        except OSError:
-            return False
-
-    def set(self):
-        self._set = True
-        if self.path is not None:
-            with open(self.path, "w") as f:
-                f.write("journal provisioned\n")
-
-
 class HardwareBoard:
     """The board object for real hardware; see hal/__init__.py for contracts."""
 
@@ -208,6 +181,7 @@ class HardwareBoard:
         self.printer = EscPosPrinter(printer_uart, tk)
         self.watchdog = Watchdog(make_wdt, wdt_ms)
         self.flash = flash
+        from hal.marker import Marker
         self.provision = Marker("/journal.provisioned")
         self.serial = serial
         # the DS3231 shares the display's I2C bus (a stand-in clock or display

@@ -34,7 +34,7 @@ SMALL_SNAPSHOT = 24 * 1024
 class Store:
     def __init__(self, dev, pause=None, provision=None):
         self.dev = dev
-        self.provision = provision  # hal.common.Marker or None
+        self.provision = provision  # hal.marker.Marker or None
         # no device (an ESP32 without its "journal" partition): boot() reports
         # CRITICAL and nothing can ever be committed or cleared
         self.journal = None

@@ -377,7 +377,7 @@ class Board:
             from hal.mock.norflash import NorFlash
 
             self.flash = NorFlash(flash_size, path=flash_path)
-        from hal.common import Marker
+        from hal.marker import Marker
         self.provision = Marker(flash_path + ".provisioned" if flash_path else None)
         if serial:
             from hal.mock.serial import SocketSerial
