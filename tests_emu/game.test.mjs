@@ -37,7 +37,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     assert.ok(await c.board.insert(20));
     assert.ok(await c.board.insert(1, { coin: true }));
     await c.runFor(3500);
-    assert.equal((await c.status()).credits, '21'); // the screen shows credits in 2x digits
+    assert.equal((await c.status()).credits, '2100'); // the screen shows credits in 2x digits
   });
 
   it('takes a pass line bet by button', async () => {
@@ -46,7 +46,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     const s = text();
     assert.match(s, /BET 2/);
     assert.match(s, /ON 2/);
-    assert.equal((await c.status()).credits, '19');
+    assert.equal((await c.status()).credits, '1900');
   });
 
   it('shakes with a soft start at 20 kHz, re-rolls a cocked die, pays the win', async () => {
@@ -69,7 +69,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     await c.runFor(500);
     assert.match(text(), /LAST 7/);
     const st = await c.status();
-    assert.equal(st.credits, '23'); // 19 + the 2 back + 2 won
+    assert.equal(st.credits, '2300'); // $19 + the $2 back + $2 won, in cents
     assert.equal(st.games, '1');
     c.savePNG(path.join(OUT, 'win.png'));
   });
@@ -81,8 +81,8 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     const m = Object.fromEntries(rep.meters.map((x) => [x.key, x.value]));
     assert.equal(m.games, 1);
     assert.equal(m.cocked, 1);
-    assert.equal(m.wagered, 2);
-    assert.ok(m.total_in >= 21, `total_in ${m.total_in}`);
+    assert.equal(m.wagered, 200);
+    assert.ok(m.total_in >= 2100, `total_in ${m.total_in}`);
   });
 
   it('turns the audit key: amber lamp, money inhibited, technician menu', async () => {

@@ -75,7 +75,7 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
     await c.board.press(BUTTON.BET_UP);
     await c.runFor(300);
     const st = await c.status();
-    assert.equal(st.credits, '19');
+    assert.equal(st.credits, '1900');
     start = c.pico.flashCopy();
   });
 
@@ -94,14 +94,14 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
     assert.equal(st.lock, 'none', label);
     if (st.games === '0' && st.phase === 'betting') {
       // the cut came before the bets closed: the bet is still up, roll it now
-      assert.equal(st.credits, '19', label);
+      assert.equal(st.credits, '1900', label);
       await c.board.press(BUTTON.ROLL);
     }
     await c.runUntil(() => /LAST 7/.test(c.screen().join('\n')), 30000);
     await c.runFor(300);
     st = await c.status();
     assert.equal(st.games, '1', `${label}: ${JSON.stringify(st)}`);
-    assert.equal(st.credits, '21', `${label}: paid once, nothing lost: ${JSON.stringify(st)}`);
+    assert.equal(st.credits, '2100', `${label}: paid once, nothing lost: ${JSON.stringify(st)}`);
     return c;
   }
 

@@ -10,7 +10,7 @@ describe('watchdog on the emulated Pico', { skip: missing() ?? false }, () => {
     const c = await cabinet({ seed: 3 });
     assert.ok(await c.board.insert(5));
     await c.runFor(2500);
-    assert.equal((await c.status()).credits, '5');
+    assert.equal((await c.status()).credits, '500');
     const t0 = c.pico.simMs;
     const frames0 = c.display.frames;
     c.board.spiStuck = true;
@@ -25,7 +25,7 @@ describe('watchdog on the emulated Pico', { skip: missing() ?? false }, () => {
     assert.ok(c.display.frames > frames0);
     assert.equal(c.traceback(), null);
     const st = await c.status();
-    assert.equal(st.credits, '5');
+    assert.equal(st.credits, '500');
     assert.equal(st.critical, '0');
     assert.match(c.screen().join('\n'), /CR 5/);
   });
