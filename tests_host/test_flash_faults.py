@@ -4,6 +4,7 @@ Each defect test names the defect it reproduces; each failed on the code
 before the fix (see the commit message).
 """
 import copy
+import os
 
 import session
 from hal.mock.norflash import PowerCut, SECTOR
@@ -12,6 +13,7 @@ from firmware.store import journal as J
 from firmware.store.store import Store, CRITICAL
 
 SIZE = 256 * 1024
+FULL = os.getenv("FULL") == "1"
 _FULL = {}
 
 
@@ -33,9 +35,12 @@ def full_run(profile="table"):
 
 
 def prefix(steps, upto):
-    """A booted store that ran steps[:upto], and its flash."""
+    """A booted store that ran steps[:upto], and its flash (with the
+    cabinet's provisioned mark and anchor as f.mark)."""
+    from hal.marker import Marker
     f = NorFlash(SIZE)
-    s = Store(f)
+    f.mark = Marker()
+    s = Store(f, provision=f.mark)
     s.boot(1)
     session.run(s, steps[:upto])
     return f, s
@@ -43,7 +48,7 @@ def prefix(steps, upto):
 
 def reboot(f, now=2):
     f.power_on()
-    s = Store(f)
+    s = Store(f, provision=getattr(f, "mark", None))
     return s, s.boot(now)
 
 
@@ -107,7 +112,7 @@ def test_defect1_torn_snapshots_twice_in_a_row_still_recover():
         f.power_on()
         f.cut_after(5 + 7 * n)  # inside the recovery snapshot of this boot
         try:
-            Store(f).boot(2 + n)
+            Store(f, provision=f.mark).boot(2 + n)
         except PowerCut:
             pass
     s2, st = reboot(f, 9)
@@ -357,3 +362,133 @@ def test_journal_reads_back_what_a_repair_programmed():
         j, st, recs = _history(f)
         assert st != J.CRITICAL
         assert recs[:5] == [b"rec%d" % i for i in range(5)]
+
+
+# ------------------------------------------------- defect 6: rollback anchor
+_WRAPPED = []
+
+
+def wrapped():
+    """(sectors, view, anchor) of a cabinet whose journal ring went round
+    more than once (periodic snapshots), with its provisioned mark."""
+    if not _WRAPPED:
+        from hal.marker import Marker
+        f = NorFlash(SIZE)
+        mk = Marker()
+        s = Store(f, provision=mk)
+        s.boot(1)
+        for name, args in session.iter_steps(2000, 9, "casino"):
+            getattr(s, name)(*args)
+        assert min(f.erase_counts) >= 2, "the ring did not wrap"
+        assert mk.anchor() > 1000
+        _WRAPPED.append(([bytes(x) for x in f.secs], session.view(s.ledger), mk.anchor(), s))
+    return _WRAPPED[0]
+
+
+def boot_image(secs, anchor, edit=None):
+    """Boots a copy of the image on a cabinet whose mark holds `anchor`:
+    ('critical', reason) or ('ok', view)."""
+    from hal.marker import Marker
+    f = NorFlash(SIZE)
+    for n in range(len(secs)):
+        f.secs[n][:] = secs[n]
+    if edit is not None:
+        edit(f)
+    mk = Marker()
+    mk.set(anchor)
+    s = Store(f, provision=mk)
+    if s.boot(5) == CRITICAL:
+        assert s.reason
+        return "critical", s.reason
+    return "ok", session.view(s.ledger)
+
+
+def test_defect6_every_truncation_of_a_wrapped_image_is_exact_or_critical():
+    """The report's sweep: 1,024 truncation lengths of a used image (here
+    one whose ring wrapped), 10 of which booted 'repaired' into an older
+    state. Each must give exactly the state or CRITICAL."""
+    secs, ref, anchor, _ = wrapped()
+    seen = {"ok": 0, "critical": 0}
+    # every length in full mode, a quarter of them (seeded offset) in CI
+    step = 1 if FULL else 4
+    for t in range(SIZE // 1024 * (0 if FULL else 3), SIZE, SIZE // 1024 * step):
+        def cut(f, t=t):
+            f.secs[t // SECTOR][t % SECTOR:] = b"\xff" * (SECTOR - t % SECTOR)
+            for n in range(t // SECTOR + 1, f.nsectors):
+                f.secs[n][:] = b"\xff" * SECTOR
+        got, v = boot_image(secs, anchor, cut)
+        assert got == "critical" or v == ref, "truncated at %d: an older state" % t
+        seen[got] += 1
+    print("truncations: %r" % seen)
+    assert seen["critical"] and sum(seen.values()) == 1024 // step
+
+
+def test_defect6_rollback_is_critical():
+    """An older dump of the whole region written back (both copies
+    consistent, every CRC good) booted as the current state. The anchor
+    names the sector of the newest commit: a dump from before that sector
+    is CRITICAL (one from inside it, less than a sector of records back,
+    is the limit JOURNAL.md states)."""
+    from hal.marker import Marker
+    f = NorFlash(SIZE)
+    mk = Marker()
+    s = Store(f, provision=mk)
+    s.boot(1)
+    dumps = []
+    for i, (name, args) in enumerate(session.iter_steps(300, 4, "table")):
+        getattr(s, name)(*args)
+        if i % 150 == 0:
+            dumps.append((f.image(), s.journal.seq - 1))
+    ref = session.view(s.ledger)
+    older = 0
+    for img, newest in dumps:
+        got, v = boot_image([img[n * SECTOR:(n + 1) * SECTOR] for n in range(f.nsectors)],
+                            mk.anchor())
+        if newest < mk.anchor():
+            assert got == "critical" and "anchor" in v, "rollback to seq %d booted" % newest
+            older += 1
+    assert older >= 10
+    # the current image itself is fine
+    assert boot_image([bytes(x) for x in f.secs], mk.anchor()) == ("ok", ref)
+
+
+def test_defect6_newest_sector_or_entry_lost_in_both_copies_is_critical():
+    secs, ref, anchor, s = wrapped()
+    j = s.journal
+    h, m = j.head, j.m
+
+    def wipe_head(f):  # the newest sector gone in both copies
+        f.secs[h][:] = b"\xff" * SECTOR
+        f.secs[m + h][:] = b"\xff" * SECTOR
+
+    got, why = boot_image(secs, anchor, wipe_head)
+    assert got == "critical" and "anchor" in why, why
+    # the newest entry damaged in both copies (a flipped payload bit each)
+    o = j.off - 6
+
+    def both(f):
+        f.secs[h][o] ^= 0x04
+        f.secs[m + h][o] ^= 0x20
+
+    assert boot_image(secs, anchor, both)[0] == "critical"
+    # in one copy only: repaired from the other, exactly the state
+    assert boot_image(secs, anchor, lambda f: f.flip_bit(h * SECTOR + o, 2)) == ("ok", ref)
+    assert boot_image(secs, anchor, lambda f: f.flip_bit((m + h) * SECTOR + o, 2)) == ("ok", ref)
+
+
+def test_ram_clear_after_a_rollback_numbers_on_above_the_anchor():
+    from hal.marker import Marker
+    secs, ref, anchor, s = wrapped()
+    f = NorFlash(SIZE)
+    for n in range(f.nsectors):
+        f.secs[n][:] = b"\xff" * SECTOR  # a wiped region on a used cabinet
+    mk = Marker()
+    mk.set(anchor)
+    st = Store(f, provision=mk)
+    assert st.boot(5) == CRITICAL
+    assert st.ram_clear(6) == 0 and not st.critical
+    assert st.journal.seq > anchor + 1 and mk.anchor() > anchor
+    st.credit(7, 0, 500)
+    st2 = Store(f, provision=mk)
+    assert st2.boot(8) != CRITICAL, st2.reason
+    assert st2.ledger.table.credits == 500

@@ -111,6 +111,12 @@ def _blank(mv, o, scratch):
     return True
 
 
+def _untouched(mv, o, scratch):
+    """True if nothing was programmed at o or after it but the type byte
+    that _neutralize clears (o + 1)."""
+    return mv[o] == 0xFF and (o + 2 >= _SEC or _blank(mv, o + 2, scratch))
+
+
 class Journal:
     def __init__(self, dev, nblocks=None, max_snapshot=24576, max_entries=0):
         if dev.ioctl(5, 0) != _SEC:
@@ -296,6 +302,16 @@ class Journal:
             # sectors too. Never present what is left as current.
             self.status = CRITICAL
             return CRITICAL
+        if not sums[h][_S_CLEAN]:
+            # The scan stopped at a bad entry in the head sector. A power
+            # cut leaves one copy untouched there (a torn entry in A: B was
+            # not begun; a torn repair erase of B: A ends there). Something
+            # in both copies is the newest entry damaged twice: data lost.
+            self._read_pair(h)
+            e = sums[h][_S_END]
+            if not _untouched(self._a, e, self._c) and not _untouched(self._b, e, self._c):
+                self.status = CRITICAL
+                return CRITICAL
         n = (h + 1) % m
         if not sums[n][_S_FIRST] and not sums[n][_S_CLEAN]:
             # A torn first entry there (or a torn erase): its seq is one the
@@ -649,13 +665,15 @@ class Journal:
             self.last[t] = 0
             self.nlive -= 1
 
-    def format(self, erase_all=False):
+    def format(self, erase_all=False, seq=1):
         """RAM clear. Normally one committed FMT entry (power-safe); with
-        erase_all (or when the journal is unreadable) erase everything first."""
+        erase_all (or when the journal is unreadable) erase everything first
+        and number on from `seq` (the owner's anchor: never reuse a number)."""
         if erase_all or self.status is None or self.status == CRITICAL:
             for s in range(self.m):
                 self._prepare(s)
             self._reset_state()
+            self.seq = seq
             self.status = EMPTY
         seq = self._write(T_FMT, b"", 0)
         self.base_seq = seq

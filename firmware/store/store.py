@@ -48,6 +48,7 @@ class Store:
         self.old_format = False  # the flash holds a previous release's dollars
         self.status = None
         self.reason = ""        # why the store is critical (screen, read-out)
+        self._anchored = -1     # journal sector the anchor names (-1: not set)
 
     def boot(self, now):
         """Mounts the journal and rebuilds the state; logs the power-up.
@@ -68,6 +69,7 @@ class Store:
             return CRITICAL
         self.critical = False
         self.reason = ""
+        self._anchored = -1
         try:
             status = self._boot(now)
         except Exception as e:  # noqa: BLE001 - whatever it is, lock; never crash
@@ -97,6 +99,12 @@ class Store:
             return CRITICAL
         if status == CRITICAL:
             return CRITICAL
+        if prov is not None and self.journal.seq - 1 < prov.anchor():
+            # The newest entry is older than one committed before (the anchor
+            # names the sector the newest commit went to): a rolled-back or
+            # partly wiped region. Never present that as the current state.
+            self.reason = "journal: older than its anchor (rolled back)"
+            return CRITICAL
         if not self._rebuild():
             self.reason = "journal: records do not replay"
             return CRITICAL
@@ -112,8 +120,6 @@ class Store:
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
         self._settle_flight(now)
-        if prov is not None and not self.critical and not prov.get():
-            prov.set()
         return status
 
     def _settle_flight(self, now):
@@ -178,6 +184,16 @@ class Store:
             # RAM is now ahead of flash: never act on it. A restart recovers
             # from the journal; until then the cabinet is locked.
             return self.fail("append", e)
+        j = self.journal
+        if self.provision is not None and j.head != self._anchored:
+            # The journal moved to another sector (or this is the first
+            # commit of a boot): the anchor follows, after the commit, so it
+            # never names more than the flash holds.
+            self._anchored = j.head
+            try:
+                self.provision.set(j.first[j.head])
+            except OSError:
+                pass  # the anchor lags: only the rollback check is weaker
         return R.OK
 
     # ---- the controller's vocabulary -----------------------------------
@@ -266,14 +282,19 @@ class Store:
             return R.LOCKED
         was_critical = self.critical
         old = self.ledger
+        prov = self.provision
         try:
-            self.journal.format()
+            # A critical journal (unreadable, rolled back, refused) is erased
+            # whole: its sequence numbers go on from the anchor, which only
+            # ever rises.
+            self.journal.format(was_critical, prov.anchor() + 1 if prov is not None else 1)
         except Exception as e:  # noqa: BLE001
             return self.fail("RAM clear", e)
         self.ledger = Ledger()
         self.critical = False
         self.old_format = False
         self.status = EMPTY
+        self._anchored = -1
         self.commit(T.pack(T.EVENT, now, E.RAM_CLEAR, 1 if was_critical else 0))
         if was_critical:
             # The corrupt journal could not take this event when the error
