@@ -26,6 +26,10 @@ _SET_PRECHARGE = const(0xD9)
 _SET_VCOM_DESEL = const(0xDB)
 _SET_CHARGE_PUMP = const(0x8D)
 
+# show(part) sends a quarter of the frame (2 pages, 256 bytes, ~6 ms on a
+# 400 kHz bus; the whole frame takes ~23 ms): the controller sends a frame in
+# parts when a SAS host must be answered in between (within 20 ms)
+_PARTS = const(4)
 WIDTH = const(128)
 HEIGHT = const(64)
 
@@ -59,6 +63,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self._cmd = bytearray(2)
         self._wlist = [b"\x40", self.buffer]
+        self._part = [b"\x40", None]
 
     def init(self):
         for c in _INIT:
@@ -78,11 +83,20 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.write_cmd(_SET_CONTRAST)
         self.write_cmd(value)
 
-    def show(self):
+    parts = _PARTS
+
+    def show(self, part=-1):
+        pages = self.height // 8
+        first, last = (0, pages - 1) if part < 0 else (2 * part, 2 * part + 1)
         self.write_cmd(_SET_COL_ADDR)
         self.write_cmd(0)
         self.write_cmd(self.width - 1)
         self.write_cmd(_SET_PAGE_ADDR)
-        self.write_cmd(0)
-        self.write_cmd(self.height // 8 - 1)
-        self.i2c.writevto(self.addr, self._wlist)
+        self.write_cmd(first)
+        self.write_cmd(last)
+        if part < 0:
+            self.i2c.writevto(self.addr, self._wlist)
+            return
+        w = self.width
+        self._part[1] = memoryview(self.buffer)[first * w:(last + 1) * w]
+        self.i2c.writevto(self.addr, self._part)

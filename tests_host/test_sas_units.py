@@ -181,3 +181,63 @@ def test_queue_overflow_reports_70():
 def test_every_mapped_event_is_an_event():
     for code in X.BY_EVENT:
         assert 0 < code < E.COUNT
+
+
+def test_a_poll_is_answered_between_the_parts_of_a_redraw():
+    # A whole frame is ~23 ms on the display's I2C bus, longer than the 20 ms
+    # a SAS host waits: a poll landing during a redraw is answered before the
+    # next part of the frame goes out.
+    b, d = make(seed=6, sas="loop")
+    d.run(100)
+    disp = b.display
+    sent = []
+    real = disp.show
+
+    def show(part=-1):
+        sent.append((part, b.sas.host_read()))
+        if part == 0:
+            b.sas.host_send(b"\x01\x1a")              # lands while part 0 goes out
+        real(part)
+    disp.show = show
+    d.ctl.tick_display(b.clock.ticks_ms(), force=True)
+    assert [p for p, _ in sent] == [0, 1, 2, 3]
+    answer = sent[1][1]                                  # read when part 1 started
+    assert answer[:2] == b"\x01\x1a" and kermit(answer) == 0
+
+
+class _I2C:
+    def __init__(self):
+        self.log = []
+
+    def writeto(self, addr, data):
+        self.log.append(bytes(data))
+
+    def writevto(self, addr, parts):
+        self.log.append(b"".join(bytes(p) for p in parts))
+
+
+def test_ssd1306_sends_a_frame_in_parts():
+    try:
+        import framebuf  # noqa: F401 (MicroPython)
+    except ImportError:  # CPython: the mock's pure-Python frame buffer
+        import sys
+        from hal.mock import fbuf
+        sys.modules["framebuf"] = fbuf
+    from hal.ssd1306 import SSD1306_I2C
+    i2c = _I2C()
+    disp = SSD1306_I2C(i2c)
+    for i in range(len(disp.buffer)):
+        disp.buffer[i] = i & 0xFF
+    disp.show()
+    assert i2c.log[-1] == b"\x40" + bytes(disp.buffer)
+    assert i2c.log[-3:-1] == [b"\x80\x00", b"\x80\x07"]   # pages 0-7
+    got = b""
+    for part in range(disp.parts):
+        del i2c.log[:]
+        disp.show(part)
+        # column 0-127, then the part's two pages
+        assert i2c.log[:6] == [b"\x80\x21", b"\x80\x00", b"\x80\x7f", b"\x80\x22",
+                               bytes((0x80, 2 * part)), bytes((0x80, 2 * part + 1))]
+        assert i2c.log[6][:1] == b"\x40" and len(i2c.log[6]) == 257
+        got += i2c.log[6][1:]
+    assert got == bytes(disp.buffer)

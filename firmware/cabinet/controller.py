@@ -571,12 +571,26 @@ class Controller:
         d = self.board.display
         render.draw(d, lines, dice, inv)
         try:
-            d.show()
+            self._show(d, now_ms)
         except OSError:
             _devfault().display(self, now_ms)
             return False
         self.redraws += 1
         return True
+
+    def _show(self, d, now_ms):
+        """A whole frame is ~23 ms on the display's 400 kHz I2C bus, longer
+        than a SAS host waits for an answer (20 ms): with SAS on, the frame
+        goes in parts and SAS is served between them."""
+        sas = self.sas
+        parts = getattr(d, "parts", 0)
+        if sas is None or not parts:
+            d.show()
+            return
+        for i in range(parts):
+            sas.serve()         # the first time: after the drawing
+            d.show(i)
+        sas.serve()
 
     def _lamps(self, now_ms):
         from hal import lamps as LP
@@ -611,9 +625,13 @@ class Controller:
                 done[0] = True
             return done[0]
 
+        serve = self.sas.serve if self.sas else None
+
         async def every(ms, fn):
             while not stopped():
                 fn(tk())
+                if serve is not None:
+                    serve()     # a SAS poll waits for one part at most (20 ms to answer)
                 await sleep_ms(ms)
 
         sas = self.sas.tick if self.sas else lambda now: None

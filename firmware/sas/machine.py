@@ -172,6 +172,15 @@ class Sas:
     errors = 0
     error = ""
 
+    def serve(self):
+        """Only answers what the line holds (the main loop calls it after
+        each of its other parts, so a poll waits for one part at most)."""
+        try:
+            self._serve()
+        except Exception as exc:
+            self.errors += 1
+            self.error = repr(exc)[:60]
+
     def _tick(self, now_ms):
         self._feed_events()
         self._watch_game()
@@ -180,6 +189,10 @@ class Sas:
                 d = self.rom.hexdigest
                 self.rom_sig = int(d[0:2], 16) | (int(d[2:4], 16) << 8)
             self.rom = None
+        self._serve()
+        self._save_ack(now_ms)
+
+    def _serve(self):
         n = self.port.read(self.rx, self.wake)
         fr = self.framer
         for i in range(n):
@@ -191,7 +204,6 @@ class Sas:
                 self._last = 0
             if kind:
                 self.handle(kind)
-        self._save_ack(now_ms)
 
     def _save_ack(self, now_ms):
         store = self.ctl.store
