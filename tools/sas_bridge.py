@@ -4,9 +4,10 @@ A pty carries 8-bit bytes only, so the wakeup (ninth) bit is sent the way
 sas-comm-py does it: the host writes one byte 0x80 in front of each message,
 and the byte after it is the one with the wakeup bit set (the address, or
 address|0x80 for a general poll). A marker counts only as the first byte of
-what the host wrote in one go (a 0x80 inside a message is data), so the
-host must not write its next poll before the answer (or the 20 ms answer
-window of SAS 6.02 2.3.1) has passed, which a SAS host does anyway. The
+what the host wrote in one go, or right after a general poll (a 0x80 inside
+a long poll is data), so the host must not write its next poll before the
+answer to a long poll (or the 20 ms answer window) has passed, which a SAS
+host does anyway. The
 simulator's SAS socket (hal/mock/sasport.SocketSas) gets each byte as a pair
 (ninth bit, byte); its replies come back unchanged.
 
@@ -23,17 +24,27 @@ import tty
 MARK = 0x80
 
 
-def encode(chunk, marker_pending):
-    """Host bytes -> (pairs for the simulator, marker still pending)."""
+IN = 0          # inside a message, or not known to be complete
+MARKED = 1      # a marker came: the next byte has the wakeup bit
+DONE = 2        # a general poll came: that message is complete
+
+
+def encode(chunk, state):
+    """Host bytes -> (pairs for the simulator, state after them). A 0x80 is
+    a marker at the start of a chunk, or right after a general poll (one
+    byte, so complete): a host that writes a poll nobody answers (another
+    address) and then the next one may find both in one read when the
+    bridge is slow to run."""
     out = bytearray()
-    i = 0
-    if not marker_pending and chunk[:1] == bytes((MARK,)):
-        marker_pending = True
-        i = 1
-    for b in chunk[i:]:
-        out += bytes((1 if marker_pending else 0, b))
-        marker_pending = False
-    return bytes(out), marker_pending
+    for i in range(len(chunk)):
+        b = chunk[i]
+        if b == MARK and state != MARKED and (i == 0 or state == DONE):
+            state = MARKED
+            continue
+        wake = state == MARKED
+        out += bytes((1 if wake else 0, b))
+        state = DONE if wake and b & 0x80 else IN
+    return bytes(out), state
 
 
 def connect(path, timeout_s=30):
@@ -74,7 +85,7 @@ def main(argv):
         sim = connect(argv[1])
         src, _ = srv.accept()
         write = src.sendall
-    pending = False
+    state = IN
     while True:
         r, _, _ = select.select([src, sim], [], [])
         if sim in r:
@@ -86,7 +97,7 @@ def main(argv):
             data = os.read(src, 4096) if isinstance(src, int) else src.recv(4096)
             if not data:
                 return 0
-            pairs, pending = encode(data, pending)
+            pairs, state = encode(data, state)
             sim.sendall(pairs)
 
 
