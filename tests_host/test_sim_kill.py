@@ -13,7 +13,9 @@ flash and checked:
 * tickets: every committed cashout is printed (TK_PRINTED only follows a
   ticket out of the printer) or, after the power-up, locked TICKET IN DOUBT;
   total_out = tickets + handpays + jackpots + the ticket in doubt;
-* the attendant then pays any ticket in doubt by hand and the sim runs on.
+* the attendant then pays any ticket in doubt by hand and the sim runs on;
+* at the end, no two tickets printed share a validation number, and each is
+  the next sequence of the cabinet's validation ID.
 
 CI: KILLS kills with a seeded schedule; FULL=1: FULL_KILLS. CPython only.
 """
@@ -35,6 +37,12 @@ ROUND = ("bill 20", "press CHIP", "press BET_UP", "coin 3", "press CASHOUT", "wa
 def _script(path, rounds=40):
     with open(path, "w") as f:
         f.write("\n".join(ROUND * rounds) + "\n")
+
+
+def _numbers(log_path):
+    """The validation number of every ticket printed, in order."""
+    with open(log_path) as f:
+        return [line.split()[-1] for line in f if line[:1] == "T"]
 
 
 def _money(log_path):
@@ -151,3 +159,19 @@ def test_kill9_never_loses_a_bill_or_a_ticket(tmp_path):
               kills, bills, coins, lost[0], lost[1], missing, printed, doubts))
     assert bills > 20 * kills // 4 and printed > kills // 4   # the kills hit a busy cabinet
     assert lost[0] + lost[1] <= kills        # at most one pulse a channel a kill, and rarely
+    # no two tickets share a validation number (a ticket in doubt is paid by
+    # hand here, never reprinted): each is a sequence of the cabinet's ID, in
+    # print order, by the independent reference algorithm
+    sys.path.insert(0, os.path.join(ROOT, "tests_host"))
+    from test_sas_units import reference_number
+    from firmware.sas import validation as V
+    st, dev = _power_up(os.path.join(tmp, "f.bin"))
+    led = st.ledger
+    vid = led.val_id or V.station_id(led.config["station"])
+    seq_of = {reference_number(vid, q): q for q in range(1, led.val_seq + 1)}
+    dev.close()
+    numbers = _numbers(os.path.join(tmp, "money.log"))
+    assert len(numbers) == printed and len(set(numbers)) == printed
+    seqs = [seq_of.get(n, 0) for n in numbers]
+    assert all(len(n) == 18 for n in numbers) and 0 not in seqs, numbers
+    assert seqs == sorted(seqs), seqs
