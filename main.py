@@ -7,7 +7,8 @@ options come from environment variables (tools/sim sets them):
   SIM_HEADLESS (script file: fake clock, every screen printed as text),
   SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out),
   SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
-  SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog).
+  SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog),
+  SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator).
 """
 import sys
 
@@ -49,6 +50,7 @@ def _sim_options():
         "stuck_permille": _int("SIM_STUCK", 0),
         "motor_fail": _int("SIM_MOTOR_FAIL", 0) == 1,
         "flash_path": _env("SIM_FLASH", "sim-flash.bin"),
+        "escrow": _env("SIM_BILLS", "escrow") != "pulse",
     }
     seed = _env("SIM_SEED")
     if seed is not None:

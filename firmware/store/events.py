@@ -48,9 +48,10 @@ CASHBOX_OPEN = const(35)   # cash box (stacker) door
 CASHBOX_CLOSE = const(36)
 CLOCK_SET = const(37)      # the record's time is the old clock, arg the new one
 CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or lost its time)
+BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cents)
 
 
-COUNT = const(39)  # codes 0..CLOCK_UNSET; len(event_names.NAMES)
+COUNT = const(40)  # codes 0..BILL_RETURNED; len(event_names.NAMES)
 
 
 def name(code):

@@ -44,6 +44,8 @@ _FLIGHT = "<IIQQ"
 # since the SAS build: host flags, SAS acknowledged event, validation ID and
 # sequence; a snapshot with the shorter misc still loads (fields at 0)
 _MISC_SAS = "<BIII"
+# since the bill escrow: the bill pending in escrow (cents); older misc loads with none
+_MISC_ESC = "<I"
 HOST_OFF = const(1)     # play disabled by the SAS host
 BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
@@ -94,6 +96,7 @@ class Ledger:
         self.pulses = [0, 0]    # journalled pulses of a burst not yet credited, per SRC_*
         self.ticket = 0         # credits of a ticket pending (committed, not confirmed)
         self.ticket_no = 0      # its validation number (a reprint uses the same)
+        self.escrow = 0         # cents of a bill accepted from escrow, not yet known stacked
         self.host = 0           # HOST_OFF | BILLS_OFF
         self.sas_ack = 0        # newest event number the SAS host acknowledged
         self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
@@ -128,7 +131,7 @@ class Ledger:
 
     def money_on_table(self):
         return self.table.credits > 0 or bool(self.table.bets) or self.ticket > 0 \
-            or self.pulses[0] > 0 or self.pulses[1] > 0
+            or self.pulses[0] > 0 or self.pulses[1] > 0 or self.escrow > 0
 
     def balance_check(self):
         """Credits in hand minus what the meters say they must be: 0 or a bug."""
@@ -319,6 +322,23 @@ class Ledger:
         self.pulses[source] = count
         return R.OK
 
+    def _escrow(self, time, f, tail):
+        """ID-003 style escrow: PENDING before the stack order (one bill at a
+        time), then STACKED (the credit) or RETURNED, each naming its amount."""
+        step, cents = f
+        if step == T.ES_PENDING:
+            if self.escrow or cents <= 0:
+                return R.BAD_AMOUNT
+            self.escrow = cents
+            return R.OK
+        if cents != self.escrow or not cents or step not in (T.ES_STACKED, T.ES_RETURNED):
+            return R.BAD_AMOUNT
+        self.escrow = 0
+        if step == T.ES_STACKED:
+            return self._credit(time, (T.SRC_BILL, cents), tail)
+        self.events.log(time, E.BILL_RETURNED, cents)
+        return R.OK
+
     def _ticket(self, time, f, tail):
         step, number = f
         if step == T.TK_PENDING:
@@ -503,6 +523,7 @@ class Ledger:
                            self.lock_arg, self.credits_at_close, self.game_no) + \
             struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
         misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
+        misc += struct.pack(_MISC_ESC, self.escrow)
         parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
                  self.recall.encode(), self.events.encode())
         head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
@@ -548,10 +569,13 @@ class Ledger:
         if len(misc) >= flight:
             p0, p1, self.ticket, self.ticket_no = struct.unpack_from(_FLIGHT, misc, base)
             self.pulses = [p0, p1]
-        if len(misc) == flight + struct.calcsize(_MISC_SAS):
+        sas = flight + struct.calcsize(_MISC_SAS)
+        if len(misc) >= sas:
             self.host, self.sas_ack, self.val_id, self.val_seq = \
                 struct.unpack_from(_MISC_SAS, misc, flight)
-        elif len(misc) not in (base, flight):
+        if len(misc) == sas + struct.calcsize(_MISC_ESC):
+            self.escrow = struct.unpack_from(_MISC_ESC, misc, sas)[0]
+        elif len(misc) not in (base, flight, sas):
             return False
         self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
         self.conf_history = []
@@ -569,6 +593,6 @@ _APPLY = {
     T.CASHOUT: Ledger._cashout, T.RESET: Ledger._reset, T.EVENT: Ledger._event,
     T.CONFIG: Ledger._config, T.LOCK: Ledger._lock, T.POWER: Ledger._power,
     T.TICKET: Ledger._ticket, T.PULSES: Ledger._pulses,
-    T.SAS_ACK: Ledger._sas_ack, T.VALID_ID: Ledger._valid_id,
+    T.SAS_ACK: Ledger._sas_ack, T.VALID_ID: Ledger._valid_id, T.ESCROW: Ledger._escrow,
 }
 

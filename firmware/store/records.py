@@ -25,6 +25,7 @@ TICKET = const(16)    # step (TK_*), validation number: the two-phase ticket
 PULSES = const(17)    # channel (SRC_*), pulses of the burst so far (not yet credit)
 SAS_ACK = const(18)   # event number the SAS host has acknowledged (its exception queue)
 VALID_ID = const(19)  # SAS secure-enhanced validation ID and next sequence number (4C)
+ESCROW = const(20)    # step (ES_*), cents: a bill held in the validator's escrow
 
 SRC_BILL = const(0)
 SRC_COIN = const(1)
@@ -33,12 +34,16 @@ BY_HANDPAY = const(1)
 TK_PENDING = const(0)   # credits out, ticket about to print (or in doubt)
 TK_PRINTED = const(1)   # the printer confirmed it
 TK_HANDPAID = const(2)  # the attendant paid it by hand instead
+ES_PENDING = const(0)   # accepted by the cabinet, stack ordered: not credit yet
+ES_STACKED = const(1)   # the validator reported it in the cash box: credited
+ES_RETURNED = const(2)  # it went back to the player (or never left the escrow)
 
 _FMT = {
     CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
     CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
     CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
     POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI", SAS_ACK: "<BII", VALID_ID: "<BIII",
+    ESCROW: "<BIBI",
 }
 
 

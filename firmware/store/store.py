@@ -246,6 +246,11 @@ class Store:
         """Pulses of a burst so far, journalled as they arrive (not credit yet)."""
         return self.commit(T.pack(T.PULSES, now, source, count & 0xFFFFFFFF))
 
+    def escrow(self, now, step, cents):
+        """A bill in the validator's escrow: ES_PENDING before it is told to
+        stack, ES_STACKED (the credit) or ES_RETURNED as it reports."""
+        return self.commit(T.pack(T.ESCROW, now, step, cents))
+
     def reset(self, now):
         return self.commit(T.pack(T.RESET, now))
 

@@ -335,6 +335,9 @@ class Board:
       terminal=False       True: redraw the display in the terminal on show()
       wdt_ms=5000          watchdog timeout for MockWatchdog.starved()
       money_log=None       file: every pulse delivered and ticket printed (hal.mock.moneylog)
+      escrow=False         True: bills go through an escrow validator (hal.mock.validator,
+                           ID-003 style; its bill position kept beside flash_path);
+                           insert_bill(n) is then a note of $n. False: a pulse validator
     """
 
     platform = "mock"
@@ -343,7 +346,7 @@ class Board:
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
                  flash_path=None, serial=None, sas=None, keyboard=False, terminal=False,
-                 wdt_ms=5000, money_log=None):
+                 wdt_ms=5000, money_log=None, escrow=False):
         if seed is None:
             import random
 
@@ -379,6 +382,12 @@ class Board:
             self.flash = NorFlash(flash_size, path=flash_path)
         from hal.marker import Marker
         self.provision = Marker(flash_path + ".provisioned" if flash_path else None)
+        self.validator = None
+        if escrow:
+            from hal.mock.validator import MockValidator
+
+            self.validator = MockValidator(self.clock, self.money,
+                                           flash_path + ".validator" if flash_path else None)
         if serial:
             from hal.mock.serial import SocketSerial
 
@@ -412,6 +421,8 @@ class Board:
         self.buttons.press(code)
 
     def insert_bill(self, pulses):
+        if self.validator is not None:
+            return self.validator.insert(pulses)  # a note of $pulses
         return self.money.insert_bill(pulses)
 
     def insert_coin(self, pulses):
@@ -420,7 +431,7 @@ class Board:
     def close(self):
         if self.keyboard is not None:
             self.keyboard.close()
-        for port in (self.serial, self.sas):
+        for port in (self.serial, self.sas, self.validator):
             close = getattr(port, "close", None)
             if close is not None:
                 close()

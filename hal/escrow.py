@@ -1,0 +1,21 @@
+"""The bill validator's escrow contract (board.validator), shared by the
+ID-003 driver (hal/id003.py) and the mock (hal/mock/validator.py).
+
+poll(now_ms) -> (state, cents):
+  BUSY     reading, stacking, returning, initialising: wait
+  IDLE     holds no bill (also: powered up with a bill in the acceptor, which
+           it gives back: a bill that never reached the cash box)
+  ESCROW   a bill of `cents` waits for stack() or ret()
+  STACKED  the bill is in the cash box (vend valid, or powered up with a bill
+           in the stacker: cents 0 then, the cabinet's journal knows it);
+           reported until ack()
+  FAULT    does not answer, jammed, cash box full or removed
+stack(), ret(), ack(): commands; inhibit(flag): refuse new bills.
+"""
+from micropython import const
+
+BUSY = const(0)
+IDLE = const(1)
+ESCROW = const(2)
+STACKED = const(3)
+FAULT = const(4)

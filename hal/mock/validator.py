@@ -1,0 +1,122 @@
+"""An escrow bill validator (ID-003 style) for the host mock, whose bill
+position outlives the simulator: with a state file every move is appended
+as a line (flushed at once), so after a `kill -9` the next power-up knows
+where the bill was, as a real validator does:
+
+  I cents   being read                    E cents   read, held in escrow
+  K cents   stacking (ordered)
+  S cents   in the cash box (stacked)     A         the cabinet acknowledged
+  R cents   given back to the player
+
+Power-up: last line I, E or K -> the bill is given back (R); S -> reported
+STACKED until acknowledged ("power up with bill in stacker"). A torn last
+line counts as not written (the move had not happened).
+"""
+from micropython import const
+from hal.escrow import BUSY, IDLE, ESCROW, STACKED
+
+_ACCEPT_MS = const(200)  # reading the note
+_STACK_MS = const(300)   # escrow -> cash box
+_RETURN_MS = const(200)
+_ACCEPTING = const(10)
+_STACKING = const(11)
+_RETURNING = const(12)
+
+
+class MockValidator:
+    def __init__(self, clock, money, path=None):
+        self._clock = clock
+        self._money = money    # shares the inhibit line of the pulse devices
+        self.state = IDLE
+        self.cents = 0
+        self._due = 0
+        self.refused = 0
+        self.stacked = 0       # cents stacked this power-up (tests)
+        self.returned = 0
+        self._f = None
+        if path is not None:
+            last = _last_line(path)
+            self._f = open(path, "a")
+            if last[:1] in ("I", "E", "K"):
+                self._log("R " + last[2:])
+                self.returned += int(last[2:])
+            elif last[:1] == "S":
+                self.state = STACKED
+                self.cents = 0  # the validator does not say which note
+
+    def _log(self, text):
+        f = self._f
+        if f is not None:
+            f.write(text + "\n")
+            f.flush()
+
+    def inhibit(self, flag):
+        pass  # the mock reads the shared inhibit line (money.inhibited)
+
+    def insert(self, dollars):
+        """A note of `dollars` put in: refused while inhibited or busy."""
+        if self._money.inhibited or self.state != IDLE:
+            self.refused += 1
+            return False
+        self.state = _ACCEPTING
+        self.cents = dollars * 100
+        self._due = self._clock.ticks_add(self._clock.ticks_ms(), _ACCEPT_MS)
+        self._log("I %d" % self.cents)
+        return True
+
+    def poll(self, now_ms=None):
+        c = self._clock
+        st = self.state
+        if st >= _ACCEPTING and c.ticks_diff(c.ticks_ms(), self._due) >= 0:
+            if st == _ACCEPTING:
+                self.state = ESCROW
+                self._log("E %d" % self.cents)
+            elif st == _STACKING:
+                self.state = STACKED
+                self.stacked += self.cents
+                self._log("S %d" % self.cents)
+            else:
+                self.state = IDLE
+                self.returned += self.cents
+                self._log("R %d" % self.cents)
+        st = self.state
+        if st >= _ACCEPTING:
+            return BUSY, 0
+        return st, self.cents if st in (ESCROW, STACKED) else 0
+
+    def _move(self, state, ms, tag):
+        self.state = state
+        self._due = self._clock.ticks_add(self._clock.ticks_ms(), ms)
+        if tag:
+            self._log("%s %d" % (tag, self.cents))
+
+    def stack(self):
+        if self.state == ESCROW:
+            self._move(_STACKING, _STACK_MS, "K")
+
+    def ret(self):
+        if self.state == ESCROW:
+            self._move(_RETURNING, _RETURN_MS, "")
+
+    def ack(self):
+        if self.state == STACKED:
+            self.state = IDLE
+            self.cents = 0
+            self._log("A")
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+
+def _last_line(path):
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return ""
+    if not text.endswith("\n"):  # torn: that move never happened
+        text = text[:text.rfind("\n") + 1]
+    lines = text.split("\n")
+    return lines[-2] if len(lines) > 1 else ""
