@@ -17,7 +17,8 @@ from test_e2e_session import make, check, events_of
 
 
 def _cabinet(tmp, seed, flash=None):
-    b, d = make(seed=seed, flash=flash)
+    b, d = make(seed=seed, flash=flash, escrow=True)
+    # the same validator, with its bill position kept in a file across power cuts
     b.validator = MockValidator(b.clock, b.money, os.path.join(tmp, "validator.log"))
     return b, d
 

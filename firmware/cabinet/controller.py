@@ -43,7 +43,6 @@ _load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.rea
        "firmware.cabinet.render"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import prstatus as PR
-from hal import escrow as V
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
@@ -409,8 +408,9 @@ class Controller:
         turned) and credited when the key turns off; only while the menu's
         pulse test has acceptance open are they the technician's test."""
         v = getattr(self.board, "validator", None)
-        if v is not None:
-            self._tick_escrow(v, now_ms)
+        if v is not None:  # bills through escrow: that code only on such a board
+            from firmware.cabinet.escrow import tick
+            tick(self, v, now_ms)
         money = self.money
         if self.audit_mode and not self.board.money.inhibited:
             money.skip()
@@ -432,44 +432,6 @@ class Controller:
             self.credits_in += amount
             self.say("CREDIT +" + fmt(amount), now_ms)
         self._update_inhibit()
-
-    def _tick_escrow(self, v, now_ms):
-        """A bill validator with escrow (hal/escrow.py, ID-003 style): the
-        bill is journalled PENDING before the validator is told to stack it
-        and credited only when the validator reports it in the cash box. A
-        power cut before the stack order: the validator gives the bill back;
-        after it: the validator says at power-up whether the bill reached
-        the cash box (STACKED: credited now) or not (IDLE: RETURNED). No
-        stacked bill is lost and none is credited twice (the credit is
-        committed before the acknowledgement)."""
-        st, cents = v.poll(now_ms)
-        store = self.store
-        led = store.ledger
-        pend = led.escrow
-        now = self.now_s()
-        if st == V.ESCROW:
-            if pend and cents != pend:
-                v.ret()  # not the bill the journal holds: that one resolves first
-                return
-            if not pend:
-                # escrow can refuse what pulses cannot: a note over the limit
-                if self.want_inhibit() or self.audit_mode or cents % 100 \
-                        or cents // 100 not in L.BILL_DENOMS \
-                        or led.table.credits + cents > led.config["credit_limit"] * 100 \
-                        or store.escrow(now, T.ES_PENDING, cents) != R.OK:
-                    v.ret()
-                    return
-            v.stack()
-        elif st == V.STACKED:
-            if pend and store.escrow(now, T.ES_STACKED, pend) == R.OK:
-                self.credits_in += pend
-                self.say("CREDIT +" + fmt(pend), now_ms)
-                self._update_inhibit()
-                pend = 0
-            if not pend:
-                v.ack()
-        elif st == V.IDLE and pend:
-            store.escrow(now, T.ES_RETURNED, pend)
 
     def want_inhibit(self):
         store = self.store

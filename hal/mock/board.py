@@ -382,8 +382,7 @@ class Board:
             self.flash = NorFlash(flash_size, path=flash_path)
         from hal.marker import Marker
         self.provision = Marker(flash_path + ".provisioned" if flash_path else None)
-        self.validator = None
-        if escrow:
+        if escrow:  # else no attribute at all: board.validator is optional
             from hal.mock.validator import MockValidator
 
             self.validator = MockValidator(self.clock, self.money,
@@ -421,8 +420,9 @@ class Board:
         self.buttons.press(code)
 
     def insert_bill(self, pulses):
-        if self.validator is not None:
-            return self.validator.insert(pulses)  # a note of $pulses
+        v = getattr(self, "validator", None)
+        if v is not None:
+            return v.insert(pulses)  # a note of $pulses
         return self.money.insert_bill(pulses)
 
     def insert_coin(self, pulses):
@@ -431,7 +431,7 @@ class Board:
     def close(self):
         if self.keyboard is not None:
             self.keyboard.close()
-        for port in (self.serial, self.sas, self.validator):
+        for port in (self.serial, self.sas, getattr(self, "validator", None)):
             close = getattr(port, "close", None)
             if close is not None:
                 close()
