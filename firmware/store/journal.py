@@ -691,6 +691,11 @@ class Journal:
             return True
         return bool(self.max_entries) and self.seq - 1 - self.base_seq >= self.max_entries
 
+    def must_snapshot(self):
+        """The slack between should_snapshot() and the hard reserve is used
+        up: the snapshot cannot wait for the sectors ahead any longer."""
+        return self._free() <= self._hard + 1
+
     def _next_unready(self):
         m = self.m
         # enough ahead for the next snapshot too (sized like the last one)

@@ -7,7 +7,9 @@
 - Durations: with `timing` (TYPICAL or DATASHEET_MAX) every program/erase
   advances `clock` (a FakeClock) by its duration; each one is an
   interrupts-off window on rp2 (flash ops run with XIP and IRQs off).
-  `busy_us` and `longest_us` record them.
+  `busy_us` and `longest_us` record them; `windows` the newest 64 as
+  (start, end) in the clock's ticks_ms (an IRQ counter would miss a pulse
+  inside one; the rp2 PIO counter and the mock's counters do not).
 - Worn sectors: wear_out(sector) makes programs there clear only some bits
   and return normally; only reading back shows it. Erasing does not cure it.
 Several faults per power-up: arm cut_after() again after power_on().
@@ -34,6 +36,7 @@ class HostileNor(NorFlash):
         self._us = 0  # time not yet given to the clock (< 1 ms)
         self.busy_us = 0
         self.longest_us = 0
+        self.windows = []
 
     def wear_out(self, sector):
         self.worn[sector] = True
@@ -43,11 +46,16 @@ class HostileNor(NorFlash):
         if us > self.longest_us:
             self.longest_us = us
         if self.clock is not None:
+            t0 = self.clock.ticks_ms()
             self._us += us
             ms = self._us // 1000
             self._us -= ms * 1000
             if ms:
                 self.clock.advance(ms)
+                w = self.windows
+                w.append((t0, t0 + ms))
+                if len(w) > 64:
+                    w.pop(0)
 
     def set_weak(self, addr, mask):
         """Makes bits of the byte at addr marginal (tests)."""

@@ -1,0 +1,47 @@
+"""Bills through a validator with escrow (hal/escrow.py, ID-003 style): the
+controller's money pass calls tick() when the board has one; loaded only then.
+"""
+from hal import escrow as V
+from firmware.rules import reasons as R
+from firmware.store import records as T
+from firmware.store import ledger as L
+from firmware import fmt
+
+
+def tick(ctl, v, now_ms):
+    """A bill validator with escrow (hal/escrow.py, ID-003 style): the
+    bill is journalled PENDING before the validator is told to stack it
+    and credited only when the validator reports it in the cash box. A
+    power cut before the stack order: the validator gives the bill back;
+    after it: the validator says at power-up whether the bill reached
+    the cash box (STACKED: credited now) or not (IDLE: RETURNED). No
+    stacked bill is lost and none is credited twice (the credit is
+    committed before the acknowledgement)."""
+    st, cents = v.poll(now_ms)
+    store = ctl.store
+    led = store.ledger
+    pend = led.escrow
+    now = ctl.now_s()
+    if st == V.ESCROW:
+        if pend and cents != pend:
+            v.ret()  # not the bill the journal holds: that one resolves first
+            return
+        if not pend:
+            # escrow can refuse what pulses cannot: a note over the limit
+            if ctl.want_inhibit() or ctl.audit_mode or cents % 100 \
+                    or cents // 100 not in L.BILL_DENOMS \
+                    or led.table.credits + cents > led.config["credit_limit"] * 100 \
+                    or store.escrow(now, T.ES_PENDING, cents) != R.OK:
+                v.ret()
+                return
+        v.stack()
+    elif st == V.STACKED:
+        if pend and store.escrow(now, T.ES_STACKED, pend) == R.OK:
+            ctl.credits_in += pend
+            ctl.say("CREDIT +" + fmt(pend), now_ms)
+            ctl._update_inhibit()
+            pend = 0
+        if not pend:
+            v.ack()
+    elif st == V.IDLE and pend:
+        store.escrow(now, T.ES_RETURNED, pend)
