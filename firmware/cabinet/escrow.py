@@ -17,6 +17,7 @@ def tick(ctl, v, now_ms):
     the cash box (STACKED: credited now) or not (IDLE: RETURNED). No
     stacked bill is lost and none is credited twice (the credit is
     committed before the acknowledgement)."""
+    v.inhibit(ctl.board.money.inhibited)  # the serial validator's own inhibit
     st, cents = v.poll(now_ms)
     store = ctl.store
     led = store.ledger

@@ -33,6 +33,8 @@ class Pins:
     SAS_TX = const(20)  # PIO1 SM4: 9-bit UART -> SAS (RS-232 driver)
     SAS_RX = const(21)  # PIO1 SM5
     LOGIC_DOOR = const(26)  # logic area door switch (NC to GND: open or cut = 1)
+    BILL_TX = const(22)  # PIO1 SM6: ID-003 8E1 -> bill validator
+    BILL_RX = const(27)  # PIO1 SM7
 
 
 def _make_wdt(ms):
@@ -60,4 +62,8 @@ class Board(HardwareBoard):
         from hal.rp2.sas_pio import PioSas
         self.sas = PioSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
+        # bills with escrow (hal/id003.py); a pulse validator on GP10 still counts
+        from hal.id003 import Id003
+        from hal.rp2.id003_port import Id003Port
+        self.validator = Id003(Id003Port(1, 2, Pins.BILL_TX, Pins.BILL_RX), clock.ticks_ms)
         self.buzzer = wire_buzzer(machine, Pins.BUZZER)

@@ -51,12 +51,14 @@ def _rx9():
 class PioSas:
     """Board contract `sas`: read(buf, wake) -> n, write(data) -> n."""
 
-    def __init__(self, pio, tx_pin, rx_pin):
-        freq = 8 * _BAUD
+    def __init__(self, pio, tx_pin, rx_pin, sm=0, baud=_BAUD):
+        # sm, baud: the bill validator's 8E1 line runs on the same programs
+        # (hal/rp2/id003_port.py; a PIO loads a program once for all its SMs)
+        freq = 8 * baud
         rx = Pin(rx_pin, Pin.IN, Pin.PULL_UP)
-        self._tx = rp2.StateMachine(pio * 4, _tx9, freq=freq, sideset_base=Pin(tx_pin),
+        self._tx = rp2.StateMachine(pio * 4 + sm, _tx9, freq=freq, sideset_base=Pin(tx_pin),
                                     out_base=Pin(tx_pin))
-        self._rx = rp2.StateMachine(pio * 4 + 1, _rx9, freq=freq, in_base=rx, jmp_pin=rx)
+        self._rx = rp2.StateMachine(pio * 4 + sm + 1, _rx9, freq=freq, in_base=rx, jmp_pin=rx)
         self._ring = bytearray(2 * _RING)     # (byte, wake) pairs
         self._head = 0
         self._n = 0

@@ -1,0 +1,204 @@
+"""hal/id003.py, the ID-003 host driver, against a validator emulated at the
+byte level (frames, CRC, statuses, timing), wired to the real controller on
+the mock board: the escrow flow credits a note once it is stacked, a power-up
+with a note in the stacker credits the note the journal holds pending, one
+in the acceptor is given back, and line noise never moves money.
+"""
+import random
+
+from hal.id003 import Id003, crc16
+from hal import escrow as V
+from hal.mock.board import Board
+from firmware.cabinet.drive import Driver
+from firmware.store import events as E
+
+_IDLING, _ESCROW, _STACKING, _VEND, _STACKED, _RETURNING, _DISABLED = \
+    0x11, 0x13, 0x14, 0x15, 0x16, 0x18, 0x1A
+_PU, _PU_ACC, _PU_STK = 0x40, 0x41, 0x42
+
+
+def frame(cmd, data=b""):
+    f = bytearray([0xFC, 5 + len(data), cmd]) + bytearray(data)
+    c = crc16(f, len(f))
+    return bytes(f + bytearray([c & 0xFF, c >> 8]))
+
+
+class Device:
+    """The validator end of the line, with the board's clock."""
+
+    def __init__(self, clock, status=_PU, noise=0.0, seed=1, code=0):
+        self.clock = clock
+        self.status = status
+        self.code = code       # denomination code of the note inside
+        self.due = None        # (ticks, next status) of a move in progress
+        self.inhibited = True
+        self.out = bytearray()
+        self.heard = []        # host commands, in order
+        self.stacked = 0       # notes that reached the cash box
+        self.returned = 0
+        self.noise = noise
+        self.rng = random.Random(seed)
+        self.on_stack = None   # called when STACK-1 arrives (tests)
+
+    def insert(self, code):
+        if self.status != _IDLING or self.inhibited:
+            return False
+        self.code = code
+        self._move(200, _ESCROW)
+        return True
+
+    def _move(self, ms, status):
+        self.due = (self.clock.ticks_add(self.clock.ticks_ms(), ms), status)
+
+    def _tick(self):
+        if self.due and self.clock.ticks_diff(self.clock.ticks_ms(), self.due[0]) >= 0:
+            self.status = self.due[1]
+            self.due = None
+            if self.status == _VEND:
+                self.stacked += 1      # in the cash box now
+            elif self.status == _IDLING and self.code:
+                self.returned += 1
+                self.code = 0
+
+    # the host's port
+    def read(self, buf):
+        self._tick()
+        n = min(len(buf), len(self.out))
+        buf[:n] = self.out[:n]
+        del self.out[:n]
+        return n
+
+    def write(self, data):
+        data = bytes(data)
+        assert crc16(data, len(data) - 2) == data[-2] | data[-1] << 8, data
+        cmd = data[2]
+        self.heard.append(cmd)
+        self._tick()
+        s = self.status
+        if cmd == 0x11:
+            reply = frame(s, bytes([self.code]) if s == _ESCROW else b"")
+        else:
+            reply = frame(0x50)
+            if cmd == 0x40:                      # RESET
+                if s == _PU_ACC:
+                    self.status = _RETURNING
+                    self._move(300, _IDLING)
+                else:
+                    self.code = 0
+                    self.status = _IDLING
+            elif cmd == 0x41 and s == _ESCROW:   # STACK-1
+                if self.on_stack:
+                    self.on_stack()
+                self.status = _STACKING
+                self._move(300, _VEND)
+            elif cmd == 0x43 and s == _ESCROW:   # RETURN
+                self.status = _RETURNING
+                self._move(200, _IDLING)
+            elif cmd == 0x50 and s == _VEND:     # ACK of VEND VALID
+                self.code = 0
+                self.status = _STACKED
+                self._move(100, _IDLING)
+            elif cmd == 0xC3:
+                self.inhibited = bool(data[3])
+        if self.noise and self.rng.random() < self.noise:
+            junk = bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 8)))
+            reply = junk + reply if self.rng.random() < 0.5 else reply[:-1] + bytes([reply[-1] ^ 1])
+        self.out += reply
+
+
+def _cabinet(status=_PU, flash=None, noise=0.0, seed=80, code=0):
+    b = Board(seed=seed, fake_clock=True, flash=flash is None)
+    if flash is not None:
+        b.flash = flash
+    dev = Device(b.clock, status, noise, seed, code)
+    b.validator = Id003(dev, b.clock.ticks_ms)
+    d = Driver(b, draw=False)
+    return b, d, dev
+
+
+def test_frames_are_the_published_bytes():
+    assert frame(0x11) == bytes([0xFC, 0x05, 0x11, 0x27, 0x56])   # status request
+    assert frame(0x50) == bytes([0xFC, 0x05, 0x50, 0xAA, 0x05])   # ACK
+    sent = []
+
+    class Port:
+        def read(self, buf):
+            return 0
+
+        def write(self, data):
+            sent.append(bytes(data))
+    from hal.mock.clock import FakeClock
+    c = FakeClock()
+    v = Id003(Port(), c.ticks_ms)
+    assert v.poll() == (V.BUSY, 0) and sent == [frame(0x11)]
+    c.advance(1000)
+    assert v.poll()[0] == V.FAULT  # nobody answers: a fault, never a note
+
+
+def test_escrow_flow_credits_after_the_stack_and_the_journal_first():
+    b, d, dev = _cabinet()
+    led = d.ctl.store.ledger
+    d.run(500)
+    assert dev.status == _IDLING and not dev.inhibited   # reset, then acceptance on
+    at_stack = []
+    dev.on_stack = lambda: at_stack.append((led.escrow, led.table.credits))
+    assert dev.insert(0x65)                               # $20
+    d.run(1500)
+    assert at_stack == [(2000, 0)], at_stack              # journalled before STACK-1
+    assert led.table.credits == 2000 and led.meters.get("bills_20") == 1 and led.escrow == 0
+    assert dev.stacked == 1 and dev.status == _IDLING and 0x50 in dev.heard
+    dev.code = 0x6F                                       # a code the table does not know
+    dev.status = _ESCROW
+    d.run(800)
+    assert dev.returned == 1 and led.table.credits == 2000
+
+
+def _pending_then_power_up(status):
+    """A note journalled pending, the power gone before anything else."""
+    b, d, dev = _cabinet()
+    led = d.ctl.store.ledger
+    d.run(500)
+    cut = []
+
+    def stop():
+        cut.append(1)
+        raise KeyboardInterrupt  # the cabinet stops at the stack order
+    dev.on_stack = stop
+    dev.insert(0x66)                                      # $50
+    try:
+        d.run(1500)
+    except KeyboardInterrupt:
+        pass
+    assert cut and led.escrow == 5000 and led.table.credits == 0
+    b2, d2, dev2 = _cabinet(status, b.flash, seed=81, code=0x66)
+    assert d2.ctl.store.ledger.escrow == 5000             # still pending after the boot
+    d2.run(1500)
+    return d2.ctl.store.ledger, dev2
+
+
+def test_power_up_with_the_note_in_the_stacker_credits_it():
+    led, dev = _pending_then_power_up(_PU_STK)
+    assert led.table.credits == 5000 and led.meters.get("bills_50") == 1 and led.escrow == 0
+    assert 0x40 in dev.heard and dev.status == _IDLING
+
+
+def test_power_up_with_the_note_in_the_acceptor_returns_it():
+    led, dev = _pending_then_power_up(_PU_ACC)
+    assert led.table.credits == 0 and led.escrow == 0 and led.meters.get("total_in") == 0
+    assert dev.returned == 1 and E.BILL_RETURNED in [led.events.get(i)[2] for i in range(5)]
+
+
+def test_line_noise_never_moves_money():
+    b, d, dev = _cabinet(noise=0.3, seed=90)
+    led = d.ctl.store.ledger
+    d.run(1000)
+    notes = 0
+    for code in (0x63, 0x64, 0x65, 0x61) * 3:
+        d.run(300)
+        notes += dev.insert(code)
+        d.run(2500)
+    d.run(3000)
+    want = sum((5, 10, 20, 1)[i % 4] * 100 for i in range(12))
+    assert notes == 12 and dev.stacked == 12, (notes, dev.stacked, dev.returned)
+    assert led.table.credits == led.meters.get("bills_in") == want, (led.table.credits, want)
+    assert led.escrow == 0 and led.balance_check() == 0
