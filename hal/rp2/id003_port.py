@@ -15,17 +15,17 @@ def _odd(b):
     return b & 1
 
 
-class Id003Port(PioSas):
+class Id003Port:
     """read(buf) -> n, write(data) for hal.id003.Id003."""
 
     def __init__(self, pio, sm, tx_pin, rx_pin):
-        PioSas.__init__(self, pio, tx_pin, rx_pin, sm, _BAUD)
+        self._line = PioSas(pio, tx_pin, rx_pin, sm, _BAUD)
         self._b = bytearray(1)
         self._w = bytearray(1)
 
     def read(self, buf):
         n = 0
-        while n < len(buf) and PioSas.read(self, self._b, self._w):
+        while n < len(buf) and self._line.read(self._b, self._w):
             b = self._b[0]
             if _odd(b) == self._w[0]:  # even parity: the ninth bit makes the ones even
                 buf[n] = b
@@ -34,5 +34,5 @@ class Id003Port(PioSas):
 
     def write(self, data):
         for b in data:
-            self._tx.put(b | _odd(b) << 8)
+            self._line.put(b | _odd(b) << 8)
         return len(data)

@@ -95,3 +95,7 @@ class PioSas:
         for b in data:
             self._tx.put(b)                   # ninth bit 0: a gaming machine's bytes
         return len(data)
+
+    def put(self, word):
+        """One 9-bit word (the ID-003 line sends its parity bit as the ninth)."""
+        self._tx.put(word)
