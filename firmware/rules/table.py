@@ -36,6 +36,14 @@ PUSH = const(3)
 RETURNED = const(4)
 RESULTS = ("", "win", "lose", "push", "returned")
 _MOVE = const(5)
+# placement checks by kind (Table._checks), beyond amount, number, limits
+_ON_POINT = const(1)  # line odds: the point is their number
+_PHASE = const(2)
+_ODDS = const(4)
+_PROP = const(8)  # a maximum payoff
+_UPFRONT = const(16)  # commission paid with the bet
+_TABLED = const(-1)
+_CALLED = const(-2)
 
 _ROUND_DEN = const(1320)  # lcm of every pay-ratio denominator
 MAX_CREDITS = 10 ** 10 - 1  # cents a 10-digit meter shows
@@ -55,14 +63,6 @@ _DARK_DOWN = const(4)
 # lines 92 and 132): 1 stays, 0 comes down by rule, 2 a line bet that stays
 # unless it is a come/don't come leaving its number.
 _UP = b"\x02\x00\x01\x01\x01\x00\x00"
-# By kind, 1 for those that carry a number (_NUMBERED) or whose placement
-# depends on the game's phase (_PHASED): bytes, a tenth of a set's heap.
-_NUMBERED = bytes(1 if k in W.NUMBERS or k in (W.COME, W.DONT_COME) else 0
-                  for k in range(W.COUNT))
-_PHASED = bytes(1 if k in W.ODDS_BASE or k in W.LUCKY_NEED or k in (
-    W.PASS, W.DONT_PASS, W.COME, W.DONT_COME, W.SHARP_SHOOTER) else 0 for k in range(W.COUNT))
-
-
 def _odds_ratio(kind, n):
     return P.LAY_ODDS[n] if kind in W.DARK else P.TRUE_ODDS[n]
 
@@ -81,12 +81,13 @@ class Table:
         self._ratio = None        # pay ratio of the one-roll bet being settled
         self.settled = []
         self.last_vig = 0         # vig charged (refunded if < 0) by the last place/remove
-        self._offered = frozenset(profile["offered"])
+        self._numbers = _numbers(profile)
+        self._hear = _hear()
+        self._checks = _checks(profile)
         # profile entries read on every bet or roll, as attributes
         self._limits = profile["limits"]
         self._round_up = profile["round_up"]
         self._vig_kind = profile["vig"]
-        self._upfront = profile["vig"] == "upfront"
         self._max_prop = profile["max_prop_win"]
         self._no_opposites = profile["no_opposites"]
         self._one_roll = profile["one_roll"]
@@ -156,28 +157,29 @@ class Table:
         # type() is int: a bool is not an amount (and no call per check)
         if type(kind) is not int or not 0 <= kind < W.COUNT:
             return R.BAD_WAGER
-        if kind not in self._offered:
+        numbers = self._numbers[kind]
+        if numbers is None:
             return R.NOT_OFFERED
         if type(amount) is not int or amount <= 0 or type(number) is not int:
             return R.BAD_AMOUNT
-        if kind in (W.PASS_ODDS, W.DONT_PASS_ODDS):
+        checks = self._checks[kind]
+        if checks & _ON_POINT:
             if self.point == 0:
                 return R.POINT_OFF
             if number == 0:
                 number = self.point
             elif number != self.point:
                 return R.BAD_NUMBER
-        if number or _NUMBERED[kind]:
-            code = self._check_number(kind, number)
-            if code:
-                return code
+        if number not in numbers:
+            return R.BAD_NUMBER
         cur = None
-        for b in self.bets:
+        bets = self.bets
+        for b in bets:
             if b[_K] == kind and b[_N] == number:
                 cur = b
                 break
         total = cur[_A] + amount if cur else amount
-        if _PHASED[kind] or self._no_opposites:
+        if checks & _PHASE:
             code = self._check_phase(kind, number, cur)
             if code:
                 return code
@@ -188,33 +190,36 @@ class Table:
             return R.ABOVE_MAX
         if total % mult:
             return R.NOT_MULTIPLE
-        if kind in W.ODDS_BASE:
-            if self.p["exact_odds"]:
-                n, d = _odds_ratio(kind, number)
-                if total * n % d:
-                    return R.NOT_MULTIPLE
-            cap = self._odds_cap(kind, number)
-            if cap is not None and total > cap:
-                return R.ODDS_LIMIT
-        if self._max_prop and kind in W.PROPS:
-            if self._max_win(kind, number, total) > self._max_prop:
-                return R.MAX_PAYOFF
         vig = 0
-        if self._upfront:
-            vig = max(0, self._vig(kind, number, total) - (cur[_X] if cur else 0))
-        if amount + vig > self.credits:
+        if checks > _PHASE:
+            if checks & _ODDS:
+                if self.p["exact_odds"]:
+                    n, d = _odds_ratio(kind, number)
+                    if total * n % d:
+                        return R.NOT_MULTIPLE
+                cap = self._odds_cap(kind, number)
+                if cap is not None and total > cap:
+                    return R.ODDS_LIMIT
+            if checks & _PROP:
+                if self._max_win(kind, number, total) > self._max_prop:
+                    return R.MAX_PAYOFF
+            if checks & _UPFRONT:
+                vig = max(0, self._vig(kind, number, total) - (cur[_X] if cur else 0))
+        left = self.credits - amount - vig
+        if left < 0:
             return R.NO_FUNDS
-        if self.credits - amount - vig + (self.staked + amount) * _MAX_PAY > MAX_CREDITS:
+        staked = self.staked + amount
+        if left + staked * _MAX_PAY > MAX_CREDITS:
             return R.CREDIT_LIMIT
-        self.credits -= amount + vig
-        self.staked += amount
+        self.credits = left
+        self.staked = staked
         self.last_vig = vig
         if cur:
             cur[_A] = total
             cur[_X] += vig
             cur[_FR] += amount
         else:
-            self.bets.append([kind, number, total, 0, vig, amount])
+            bets.append([kind, number, total, 0, vig, amount])
         return R.OK
 
     def remove(self, kind, number=0, amount=0):
@@ -305,54 +310,85 @@ class Table:
         del idle[:]
         bets = self.bets
         family = W.FAMILY
-        settle = _SETTLE
-        one_roll = self._one_roll
-        moved = None
+        hear = self._hear
+        hear[W.PASS] = hear[W.DONT_PASS] = p
+        gain = lost = 0  # credits and stakes change once, after the loop
+        ratio = moved = None
+        quiet = 12 if t == 7 else 0  # a bet hearing a total above it may be left alone
         j = 0
         for bet in bets:  # kept bets are written back in place: bets[j], j <= i
-            k = bet[_K]
-            fam = family[k]
-            res = -1
-            if fam <= W.F_HARD and t != 7:
-                # line (on its point), odds, number and hardway bets hear
-                # only their number and the seven: most rolls decide nothing
-                # for them, found without a call
-                n = bet[_N]
-                if fam == W.F_LINE:
-                    if k < W.PASS_ODDS:
-                        n = p
-                elif n == 0:
-                    n = 6 if k == W.BIG6 else 8  # only big 6/8 have no number
-                if n and t != n:
-                    res = 0
-            elif fam == W.F_ONE_ROLL and not bet[_F] and k != W.HOP and k != W.HORN_HIGH:
-                # the plain one-roll bets (not called ON/OFF): one look-up
-                r = one_roll[k].get(t)
-                if r is None:
-                    res = LOSE
+            k, n, a, f, x, fresh = bet
+            h = hear[k] or n
+            if h > quiet and h != t:
+                # a line, odds, number or hardway bet hears only its number
+                # and the seven: most rolls decide nothing for it
+                idle.append(bet)
+            else:
+                if h > 0:
+                    res = WIN if (t == h) != (k in W.DARK) else LOSE
+                    fam = family[k]
+                    if fam and (f or p == 0) and not self.working(bet):
+                        res = RETURNED if fam == W.F_ODDS else 0
+                    elif fam == W.F_HARD and d1 != d2:
+                        res = LOSE  # the easy way
+                    elif res == WIN:
+                        ratio = _RATIOS[k][h]
+                elif h == 0:  # a line bet on the come-out
+                    res = _line(k, t)
+                    ratio = _EVEN
+                elif h == _TABLED and not f:
+                    # a one-roll bet paid by a table of totals (not called
+                    # ON/OFF): one look-up
+                    ratio = self._one_roll[k].get(t)
+                    res = LOSE if ratio is None else WIN if ratio[0] else PUSH
                 else:
-                    self._ratio = r
-                    res = WIN if r[0] else PUSH
-            if res < 0:
-                res = settle[fam](self, bet, t, d1, d2, p)
-            if res == 0:
-                idle.append(bet)
-            elif res == LOSE:
-                a = bet[_A]
-                out.append((k, bet[_N], a, LOSE, 0, 0, 0, 0))
-                self.staked -= a
-                continue
-            elif res == _MOVE:
-                idle.append(bet)
-                moved = (bet, moved)
-            elif not self._pay(bet, res, t, d1, d2, fam):
-                self.staked -= bet[_A]
-                continue
-            if bet[_FR]:
+                    res = _SETTLE[family[k]](self, bet, t, d1, d2, p)
+                    ratio = self._ratio
+                if res == 0:
+                    idle.append(bet)
+                elif res == LOSE:
+                    out.append((k, n, a, LOSE, 0, 0, 0, 0))
+                    lost += a
+                    continue
+                elif res == _MOVE:
+                    idle.append(bet)
+                    moved = (bet, moved)
+                else:
+                    # paid: the winnings, plus the stake where the bet comes down
+                    up = _UP[family[k]]
+                    if up == 2:  # a come/don't come leaving its number comes down
+                        up = 1 if k < W.PASS_ODDS or n == 0 else 0
+                    vig = diff = 0
+                    if res == WIN:
+                        rn, rd = ratio
+                        if rd == 1:
+                            paid = a * rn
+                        else:
+                            paid, diff = _win(a, rn, rd, self._round_up)
+                        if self._vig_kind and (k == W.BUY or k == W.LAY):
+                            # 002 takes it from the win; where it was paid up
+                            # front the bet that stays up pays it again for
+                            # its next decision
+                            vig = self._vig(k, n, a)
+                            paid -= vig
+                        if not up:
+                            paid += a
+                    else:  # a push stays up and pays nothing; a bet returned comes down
+                        if res == RETURNED:
+                            up = 0
+                        paid = 0 if up else a
+                    gain += paid
+                    out.append((k, n, a, res, paid, vig, diff, up))
+                    if not up:
+                        lost += a
+                        continue
+            if fresh:
                 bet[_FR] = 0
             bets[j] = bet
             j += 1
         del bets[j:]
+        self.credits += gain
+        self.staked -= lost
         # A come bet moving onto its number joins a come bet already there.
         while moved:
             bet, moved = moved
@@ -407,18 +443,6 @@ class Table:
         else:
             return 0
         return -((-num) // den) if self._round_up else num // den
-
-    def _check_number(self, kind, number):
-        if kind == W.HOP and self.p["hops"]:
-            return R.OK if number in self.p["hops"] else R.BAD_NUMBER
-        allowed = W.NUMBERS.get(kind)
-        if kind in (W.COME, W.DONT_COME):
-            allowed = W.POINTS if number else None
-            if number and not (kind == W.COME and self.p["contract_increase"]):
-                return R.BAD_NUMBER
-        if allowed is None:
-            return R.BAD_NUMBER if number else R.OK
-        return R.OK if number in allowed else R.BAD_NUMBER
 
     def _check_phase(self, kind, number, cur):
         p = self.point
@@ -477,34 +501,6 @@ class Table:
             best = max(best, _win(amount, n, d, self.p["round_up"])[0])
         return best
 
-    def _pay(self, bet, res, t, d1, d2, fam):
-        """Pays a decided bet (not a loss); True when it stays on the layout."""
-        kind, number, amount = bet[_K], bet[_N], bet[_A]
-        up = _UP[fam]
-        if up == 2:
-            up = 1 if kind < W.PASS_ODDS or number == 0 else 0
-        vig = diff = 0
-        if res == WIN:
-            n, d = self._ratio if fam == W.F_ONE_ROLL else _ratio(self, bet, t, d1, d2)
-            if d == 1:
-                paid = amount * n
-            else:
-                paid, diff = _win(amount, n, d, self._round_up)
-            if self._vig_kind and (kind == W.BUY or kind == W.LAY):
-                # 002 takes it from the win; where it was paid up front the
-                # bet that stays up pays it again for its next decision
-                vig = self._vig(kind, number, amount)
-                paid -= vig
-            if not up:
-                paid += amount
-        else:  # a push stays up and pays nothing; a bet returned comes down
-            if res == RETURNED:
-                up = 0
-            paid = 0 if up else amount
-        self.credits += paid
-        self.settled.append((kind, number, amount, res, paid, vig, diff, up))
-        return up
-
     # ---- snapshot ------------------------------------------------------
     def encode(self):
         flags = ((_NEW_SHOOTER if self.new_shooter else 0) | (_LUCKY_OPEN if self.lucky_open else 0)
@@ -540,6 +536,61 @@ class Table:
         return True
 
 
+def _numbers(profile):
+    """By kind, the numbers a bet may carry (0: none), or None where the
+    profile does not offer the kind."""
+    out = [None] * W.COUNT
+    for k in profile["offered"]:
+        if k == W.HOP and profile["hops"]:
+            out[k] = profile["hops"]
+        elif k == W.COME and profile["contract_increase"]:
+            out[k] = _COME_NUMBERS  # 000: a come bet on its number may be increased
+        else:
+            out[k] = W.NUMBERS.get(k, _NO_NUMBER)
+    return out
+
+
+_NO_NUMBER = (0,)
+_COME_NUMBERS = (0,) + W.POINTS
+
+
+def _checks(profile):
+    """By kind, the checks a placement needs besides amount, number and
+    limits (bits _ON_POINT ... _UPFRONT): most kinds need none."""
+    out = [0] * W.COUNT
+    for k in range(W.COUNT):
+        c = 0
+        if k == W.PASS_ODDS or k == W.DONT_PASS_ODDS:
+            c |= _ON_POINT
+        if k in W.ODDS_BASE or k in W.LUCKY_NEED or k in _PHASED or profile["no_opposites"]:
+            c |= _PHASE  # it depends on the game's phase (or on the other side)
+        if k in W.ODDS_BASE:
+            c |= _ODDS
+        if profile["max_prop_win"] and k in W.PROPS:
+            c |= _PROP
+        if profile["vig"] == "upfront" and (k == W.BUY or k == W.LAY):
+            c |= _UPFRONT
+        out[k] = c
+    return out
+
+
+def _hear():
+    """By kind, the total a bet hears besides the seven: 0 where it is the
+    bet's number (the pass line's is the point, set each roll), 6/8 for big
+    6/8. Every roll decides the others: _TABLED for the one-roll bets paid
+    by a table of totals, _CALLED for those settled by a call. A list: a
+    bytearray is a tenth of its heap but a slower look-up on CPython."""
+    out = [0] * W.COUNT
+    for k in range(W.COUNT):
+        if W.FAMILY[k] > W.F_HARD:
+            out[k] = _CALLED
+        if W.FAMILY[k] == W.F_ONE_ROLL and k != W.HOP and k != W.HORN_HIGH:
+            out[k] = _TABLED
+    out[W.BIG6] = 6
+    out[W.BIG8] = 8
+    return out
+
+
 def _whole(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -555,58 +606,25 @@ def _win(amount, n, d, round_up):
     return win, exact * _ROUND_DEN // d - win * _ROUND_DEN
 
 
+_PHASED = (W.PASS, W.DONT_PASS, W.COME, W.DONT_COME, W.SHARP_SHOOTER)
 _OPPOSITE = {W.PASS: W.DONT_PASS, W.DONT_PASS: W.PASS, W.COME: W.DONT_COME,
              W.DONT_COME: W.COME, W.BUY: W.LAY, W.LAY: W.BUY}
 
 
-# ---- settlement by family: return 0 (stays), WIN, LOSE, PUSH, RETURNED, _MOVE
-def _line(tab, bet, t, d1, d2, p):
-    kind = bet[_K]
+def _line(kind, t):
+    """A line bet with no point or number yet: the come-out rules."""
     dark = kind in W.DARK
-    target = p if kind in (W.PASS, W.DONT_PASS) else bet[_N]
-    if target == 0:
-        if t == 7 or t == 11:
-            return LOSE if dark else WIN
-        if t == 2 or t == 3:
-            return WIN if dark else LOSE
-        if t == 12:
-            return PUSH if dark else LOSE
-        return _MOVE if kind in (W.COME, W.DONT_COME) else 0
-    return _versus_seven(t, target, dark)
-
-
-def _versus_seven(t, n, dark):
-    """A number against the seven: right side wins on n, dark side on 7."""
-    if t == n:
+    if t == 7 or t == 11:
         return LOSE if dark else WIN
-    if t == 7:
+    if t == 2 or t == 3:
         return WIN if dark else LOSE
-    return 0
+    if t == 12:
+        return PUSH if dark else LOSE
+    return _MOVE if kind >= W.COME else 0
 
 
-def _odds(tab, bet, t, d1, d2, p):
-    res = _number(tab, bet, t, d1, d2, p, True)
-    if res and not tab.working(bet):
-        return RETURNED
-    return res
-
-
-def _number(tab, bet, t, d1, d2, p, always=False):
-    if not always and not tab.working(bet):
-        return 0
-    kind = bet[_K]
-    n = bet[_N] or (6 if kind == W.BIG6 else 8)
-    return _versus_seven(t, n, kind in W.DARK)
-
-
-def _hard(tab, bet, t, d1, d2, p):
-    if not tab.working(bet):
-        return 0
-    if t == bet[_N]:
-        return WIN if d1 == d2 else LOSE
-    return LOSE if t == 7 else 0
-
-
+# ---- the rarer families: return 0 (stays), WIN, LOSE or PUSH; a win or
+# push leaves its pay ratio in tab._ratio (roll() reads it back)
 def _one_roll(tab, bet, t, d1, d2, p):
     if bet[_F] and not tab.working(bet):  # one-roll bets work unless called OFF
         return 0
@@ -617,7 +635,7 @@ def _one_roll(tab, bet, t, d1, d2, p):
         r = tab._one_roll[kind].get(t)
     if r is None:
         return LOSE
-    tab._ratio = r  # _pay reads it back: the table is looked up once
+    tab._ratio = r
     return WIN if r[0] else PUSH
 
 
@@ -626,19 +644,22 @@ def _lucky(tab, bet, t, d1, d2, p):
         return LOSE
     bet[_X] |= 1 << t
     need = _LUCKY_MASK[bet[_K]]
+    tab._ratio = P.LUCKY_PAYS[bet[_K]]
     return WIN if bet[_X] & need == need else 0
 
 
 def _sharp(tab, bet, t, d1, d2, p):
-    if p and t == p:
+    if p == 0 or (t != p and t != 7):
+        return 0
+    if t == p:
         bet[_X] += 1
-        return WIN if bet[_X] >= P.SHARP_PAYS[0][0] else 0
-    if p and t == 7:
-        for made, pays in P.SHARP_PAYS:
-            if bet[_X] >= made:
-                return WIN
-        return LOSE
-    return 0
+        if bet[_X] < P.SHARP_PAYS[0][0]:  # pays at the seven, or at ten points made
+            return 0
+    for made, pays in P.SHARP_PAYS:
+        if bet[_X] >= made:
+            tab._ratio = (pays, 1)
+            return WIN
+    return LOSE
 
 
 _LUCKY_MASK = {}
@@ -659,36 +680,6 @@ def _one_roll_ratio(profile, kind, number, t, d1, d2):
     return table.get(t)
 
 
-def _ratio(tab, bet, t, d1, d2):
-    """Net pay ratio of a winning bet."""
-    kind, n = bet[_K], bet[_N]
-    fam = W.FAMILY[kind]
-    if fam == W.F_LINE:
-        return (1, 1)
-    if fam == W.F_ODDS:
-        return _odds_ratio(kind, n)
-    if fam == W.F_ONE_ROLL:
-        return tab._ratio
-    if fam == W.F_LUCKY:
-        return P.LUCKY_PAYS[kind]
-    if fam == W.F_SHARP:
-        for made, pays in P.SHARP_PAYS:
-            if bet[_X] >= made:
-                return (pays, 1)
-    return _NUMBER_ODDS[kind](n)
-
-
-_NUMBER_ODDS = {
-    W.PLACE: lambda n: P.PLACE_ODDS[n],
-    W.PLACE_LOSE: lambda n: P.PLACE_LOSE_ODDS[n],
-    W.BUY: lambda n: P.TRUE_ODDS[n],
-    W.LAY: lambda n: P.LAY_ODDS[n],
-    W.BIG6: lambda n: (1, 1),
-    W.BIG8: lambda n: (1, 1),
-    W.HARD: lambda n: P.HARD_ODDS[n],
-}
-
-
 def _pay_ratios(profile, kind, number):
     """Every ratio a wager can win at (for the maximum-payoff check)."""
     if kind == W.HOP:
@@ -699,4 +690,11 @@ def _pay_ratios(profile, kind, number):
     return tuple(table.values())
 
 
-_SETTLE = (_line, _odds, _number, _hard, _one_roll, _lucky, _sharp)
+# Net pay ratio of a winning line, odds, number or hardway bet, by kind and
+# the number it heard (the point for the pass line, 6/8 for big 6/8).
+_EVEN = (1, 1)
+_EVENS = {n: _EVEN for n in W.POINTS}
+_RATIOS = (_EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS,
+           P.PLACE_ODDS, P.PLACE_LOSE_ODDS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS,
+           P.HARD_ODDS)
+_SETTLE = (None, None, None, None, _one_roll, _lucky, _sharp)
