@@ -42,8 +42,9 @@ _PHASE = const(2)
 _ODDS = const(4)
 _PROP = const(8)  # a maximum payoff
 _UPFRONT = const(16)  # commission paid with the bet
-_TABLED = const(-1)
-_CALLED = const(-2)
+# what Table._hear gives for the families every roll decides
+_TABLED = const(-1)  # one-roll bets paid by a table of totals
+_CALLED = const(-2)  # hop, horn high, Lucky Roller, Sharp Shooter: settled by a call
 
 _ROUND_DEN = const(1320)  # lcm of every pay-ratio denominator
 MAX_CREDITS = 10 ** 10 - 1  # cents a 10-digit meter shows
@@ -63,6 +64,8 @@ _DARK_DOWN = const(4)
 # lines 92 and 132): 1 stays, 0 comes down by rule, 2 a line bet that stays
 # unless it is a come/don't come leaving its number.
 _UP = b"\x02\x00\x01\x01\x01\x00\x00"
+
+
 def _odds_ratio(kind, n):
     return P.LAY_ODDS[n] if kind in W.DARK else P.TRUE_ODDS[n]
 
@@ -300,7 +303,7 @@ class Table:
 
     # ---- the roll ------------------------------------------------------
     def roll(self, d1, d2):
-        if not (type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+        if type(d1) is not int or type(d2) is not int or d1 < 1 or d1 > 6 or d2 < 1 or d2 > 6:
             return R.BAD_DICE
         t = d1 + d2
         p = self.point
@@ -334,7 +337,7 @@ class Table:
                     elif res == WIN:
                         ratio = _RATIOS[k][h]
                 elif h == 0:  # a line bet on the come-out
-                    res = _line(k, t)
+                    res = _COMEOUT[k * 13 + t]
                     ratio = _EVEN
                 elif h == _TABLED and not f:
                     # a one-roll bet paid by a table of totals (not called
@@ -365,7 +368,7 @@ class Table:
                             paid = a * rn
                         else:
                             paid, diff = _win(a, rn, rd, self._round_up)
-                        if self._vig_kind and (k == W.BUY or k == W.LAY):
+                        if k in _VIGGED and self._vig_kind:
                             # 002 takes it from the win; where it was paid up
                             # front the bet that stays up pays it again for
                             # its next decision
@@ -418,7 +421,7 @@ class Table:
         the profile refunds it (003 7(c))."""
         fresh = min(take, bet[_FR])
         refund = 0
-        if bet[_X] and bet[_K] in (W.BUY, W.LAY):
+        if bet[_X] and bet[_K] in _VIGGED:
             keep = bet[_A] - (take if undo or self.p["vig_refund"] else fresh)
             refund = max(0, bet[_X] - self._vig(bet[_K], bet[_N], keep))
             bet[_X] -= refund
@@ -557,7 +560,7 @@ _COME_NUMBERS = (0,) + W.POINTS
 def _checks(profile):
     """By kind, the checks a placement needs besides amount, number and
     limits (bits _ON_POINT ... _UPFRONT): most kinds need none."""
-    out = [0] * W.COUNT
+    out = bytearray(W.COUNT)
     for k in range(W.COUNT):
         c = 0
         if k == W.PASS_ODDS or k == W.DONT_PASS_ODDS:
@@ -568,10 +571,10 @@ def _checks(profile):
             c |= _ODDS
         if profile["max_prop_win"] and k in W.PROPS:
             c |= _PROP
-        if profile["vig"] == "upfront" and (k == W.BUY or k == W.LAY):
+        if profile["vig"] == "upfront" and k in _VIGGED:
             c |= _UPFRONT
         out[k] = c
-    return out
+    return bytes(out)
 
 
 def _hear():
@@ -606,21 +609,33 @@ def _win(amount, n, d, round_up):
     return win, exact * _ROUND_DEN // d - win * _ROUND_DEN
 
 
+_VIGGED = (W.BUY, W.LAY)  # the wagers that pay a commission
 _PHASED = (W.PASS, W.DONT_PASS, W.COME, W.DONT_COME, W.SHARP_SHOOTER)
 _OPPOSITE = {W.PASS: W.DONT_PASS, W.DONT_PASS: W.PASS, W.COME: W.DONT_COME,
              W.DONT_COME: W.COME, W.BUY: W.LAY, W.LAY: W.BUY}
 
 
-def _line(kind, t):
-    """A line bet with no point or number yet: the come-out rules."""
-    dark = kind in W.DARK
-    if t == 7 or t == 11:
-        return LOSE if dark else WIN
-    if t == 2 or t == 3:
-        return WIN if dark else LOSE
-    if t == 12:
-        return PUSH if dark else LOSE
-    return _MOVE if kind >= W.COME else 0
+def _comeout():
+    """A line bet with no point or number yet, by kind and total
+    (index kind * 13 + total): the come-out rules."""
+    out = bytearray(13 * (W.DONT_COME + 1))
+    for kind in (W.PASS, W.DONT_PASS, W.COME, W.DONT_COME):
+        dark = kind in W.DARK
+        for t in range(2, 13):
+            if t == 7 or t == 11:
+                res = LOSE if dark else WIN
+            elif t == 2 or t == 3:
+                res = WIN if dark else LOSE
+            elif t == 12:
+                res = PUSH if dark else LOSE
+            else:
+                res = _MOVE if kind >= W.COME else 0
+            out[kind * 13 + t] = res
+    return bytes(out)
+
+
+_COMEOUT = _comeout()
+del _comeout  # run once: its code need not stay on the heap
 
 
 # ---- the rarer families: return 0 (stays), WIN, LOSE or PUSH; a win or
