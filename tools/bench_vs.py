@@ -8,7 +8,7 @@ Table/Player/Strategy API with the dice given to `fixed_run`. Both must end
 with the same bankroll (cash plus what is on the layout), or the comparison
 is refused. Prints rolls/s of each and the ratio.
 
-Run: tools/bench engine --vs crapssim [--rolls N] [--repeat R]
+Run: tools/bench engine --vs crapssim [--rolls N]   (5 rounds)
 """
 import sys
 import time
@@ -94,7 +94,7 @@ def crapssim(rolls):
     return len(rolls) / took, player.bankroll + player.total_bet_amount
 
 
-def main(n=100000, repeat=3):
+def main(n=100000, repeat=5):
     """`repeat` rounds, each running ours then crapssim on the same rolls
     (CPU time of this process: the machine is shared, and waiting for a core
     is no part of either engine). The headline ratio is best against best;
