@@ -138,3 +138,73 @@ def test_full_layout_snapshot_is_split_across_commits():
     assert again.boot(2) != 3 and again.ledger.table.encode() == ref.ledger.table.encode()
     print("full layout: %d snapshots, longest commit %d ms of flash time at the datasheet maximum" % (
         len(bases) - 1, worst // 1000))
+
+
+def _timed_steps(b, d):
+    """Wraps the controller's loop pass; returns [longest pass in ms]."""
+    longest = [0]
+    step = d.ctl.step
+    clock = b.clock
+
+    def timed(now_ms=None, draw=True):
+        t0 = clock.ticks_ms()
+        step(now_ms, draw)
+        ms = clock.ticks_diff(clock.ticks_ms(), t0)
+        if ms > longest[0]:
+            longest[0] = ms
+    d.ctl.step = timed
+    return longest
+
+
+def _critical_slow_cabinet(seed):
+    b, d = _slow(seed)
+    b.insert_bill(10)
+    d.run(2000)
+    for i in range(b.flash.nsectors):              # wreck both copies
+        b.flash.secs[i][:] = bytes(4096)
+    b.flash.power_on()
+    b2 = Board(seed=seed + 1, fake_clock=True, flash=False)
+    b2.flash = b.flash
+    b.flash.clock = b2.clock
+    b2.watchdog.feed()
+    d2 = Driver(b2, draw=True)
+    assert d2.ctl.store.critical
+    return b2, d2
+
+
+def test_ram_clear_of_a_critical_journal_is_split_across_loop_passes():
+    """The RAM clear of a critical journal erases every sector (64 erases,
+    25.6 s at the datasheet maximum). It used to run inside the one button
+    handler; now both menus erase one sector pair a loop pass and then
+    clear: no pass over one pair of erases, the watchdog fed throughout."""
+    from test_basic_audit import _key, _enter_pin
+    from firmware.audit import pin as PIN
+    for basic in (True, False):
+        b, d = _critical_slow_cabinet(74 if basic else 76)
+        if basic:
+            d.ctl.menu_module = "oom_module"      # the basic audit's RAM clear
+        longest = _timed_steps(b, d)
+        _key(b, d)
+        if basic:
+            d.press("PREV")                        # RAM CLEAR page
+            d.press("ROLL")
+        else:
+            d.until(lambda: d.on_screen("RAM clear (PIN)"), 5000)
+            while not d.on_screen(">RAM clear (PIN)"):
+                d.press("NEXT")
+            d.press("ROLL")
+        _enter_pin(d, PIN.DEFAULT_PIN)
+        for key in ("CHIP", "ODDS", "REPEAT"):
+            d.press(key)
+        assert d.on_screen("ARMED"), d.screen_text()
+        busy = b.flash.busy_us
+        d.press("ROLL")
+        assert d.on_screen("ERASING"), d.screen_text()
+        assert d.until(lambda: d.on_screen("RAM CLEARED"), 120000), d.screen_text()
+        st = d.ctl.store
+        assert not st.critical and st.ledger.meters.get("total_in") == 0
+        assert b.flash.busy_us - busy >= 64 * 400000     # every sector erased
+        assert longest[0] <= 1000, longest[0]            # one sector pair a pass
+        assert b.watchdog.longest_ms <= 1000 and not b.watchdog.starved()
+        print("RAM clear (%s menu): longest pass %d ms, %d s of erases" % (
+            "basic" if basic else "full", longest[0], (b.flash.busy_us - busy) // 1000000))

@@ -954,6 +954,7 @@ class RamClear(Screen):
     def __init__(self, menu):
         Screen.__init__(self, menu)
         self.arm = AT.Arming()
+        self.erased = -1       # sectors erased so far, once confirmed (critical store)
 
     def blocked(self):
         st = self.m.store
@@ -961,16 +962,26 @@ class RamClear(Screen):
 
     def button(self, code):
         m = self.m
+        if self.erased >= 0:
+            return  # erasing: the clear finishes first
         if code == B.CLEAR:
             m.pop()
             return
         if self.blocked():
             return
         if self.arm.press(code, m.now_ms):
-            self.do_clear()
+            self.erased = 0  # tick() goes on from the next loop pass
 
     def tick(self, now_ms):
-        return self.arm.tick(now_ms)
+        if self.erased < 0:
+            return self.arm.tick(now_ms)
+        # a critical journal is erased a sector a loop pass (issue 9)
+        if self.m.store.clear_step():
+            self.erased += 1
+        else:
+            self.erased = -1
+            self.do_clear()
+        return True
 
     def do_clear(self):
         m = self.m
@@ -986,6 +997,8 @@ class RamClear(Screen):
                            "Logged RAM clear"]))
 
     def body(self):
+        if self.erased >= 0:
+            return ["RAM CLEAR", "ERASING", "sector %d" % self.erased, "please wait"]
         if self.blocked():
             return ["RAM CLEAR", "REFUSED:", "credits or bets", "on the station.", "Cash out or",
                     "settle first.", "", "CLEAR=back"]

@@ -58,9 +58,12 @@ class Fallback:
         self.pad = None        # PIN digits being entered
         self.check = None      # PIN check running
         self.pin_ok = False
+        self.clearing = False  # RAM clear confirmed, erasing
         board.money.inhibit(True)
 
     def on_button(self, code, now_ms):
+        if self.clearing:
+            return  # the clear finishes first
         if self.note is not None:
             self.note = None
             return
@@ -90,11 +93,18 @@ class Fallback:
                 self.pad = PIN.Pad()
             return
         if self.arm.press(code, now_ms):
-            try:
-                st.ram_clear(self.board.clock.now())
-                self.note = ["RAM CLEARED", "PIN " + PIN.DEFAULT_PIN + ": play", "locked: set PIN"]
-            except MemoryError:  # a new ledger needs its buffers; a restart frees the heap
-                self.note = ["RAM CLEAR FAILED", "no memory:", "switch off and", "on, then again"]
+            self.clearing = True  # tick(): a critical journal erased a sector a pass
+
+    def _clear_step(self):
+        st = self.store
+        if st.clear_step():
+            return
+        self.clearing = False
+        try:
+            st.ram_clear(self.board.clock.now())
+            self.note = ["RAM CLEARED", "PIN " + PIN.DEFAULT_PIN + ": play", "locked: set PIN"]
+        except MemoryError:  # a new ledger needs its buffers; a restart frees the heap
+            self.note = ["RAM CLEAR FAILED", "no memory:", "switch off and", "on, then again"]
 
     def _pin_key(self, code):
         pin = self.pad.press(code)
@@ -107,6 +117,8 @@ class Fallback:
                 self.note = ["PIN LOCKED", "try later"]
 
     def tick(self, now_ms):
+        if self.clearing:
+            self._clear_step()
         c = self.check
         if c is not None and c.step(PIN.SLICE) is not None:
             self.check = None
@@ -122,6 +134,8 @@ class Fallback:
             return [TITLE] + self.note + ["", "any key: back"]
         if self.check is not None:
             return [TITLE, "CHECKING PIN", "please wait"]
+        if self.clearing:
+            return [TITLE, "RAM CLEAR", "ERASING", "please wait"]
         if self.pad is not None:
             return ["RAM CLEAR", "ENTER PIN", "PIN " + self.pad.shown(), "UP/DN NEXT PREV",
                     "ROLL=OK", "CLEAR=cancel"]

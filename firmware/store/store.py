@@ -289,6 +289,18 @@ class Store:
         self.reason = "%s: %s %s" % (what, type(e).__name__, e)
         return R.LOCKED
 
+    def clear_step(self):
+        """Before the RAM clear of a critical store: erases one more journal
+        sector (both copies). True while there was one to erase; the menus
+        call it once a loop pass until False, then ram_clear() (which only
+        writes by then). A store that is not critical has nothing to erase."""
+        if self.journal is None or not self.critical:
+            return False
+        try:
+            return self.journal.erase_for_format()
+        except Exception:  # noqa: BLE001 - ram_clear() meets it again and locks
+            return False
+
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
         if self.journal is None:
