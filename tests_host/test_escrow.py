@@ -137,3 +137,33 @@ def test_escrow_pending_survives_a_snapshot():
     assert c.apply(T.pack(T.ESCROW, 2, T.ES_STACKED, 5000)) == 0
     assert c.escrow == 0 and c.table.credits == 5000 and c.meters.get("bills_50") == 1
     assert c.apply(T.pack(T.ESCROW, 3, T.ES_RETURNED, 5000)) != 0  # nothing pending
+
+
+def test_audit_key_and_a_note_in_escrow(tmp_path):
+    """A note held in escrow when the audit key turns is given back (refused
+    at the validator, never credited in the menu); a note already journalled
+    pending keeps the menu shut until the validator says where it went."""
+    tmp = str(tmp_path)
+    b, d = _cabinet(tmp, 64)
+    led = d.ctl.store.ledger
+    v = b.validator
+    assert b.insert_bill(10)
+    d.run(100)                          # being read
+    b.audit_key.set(1)
+    d.run(1500)
+    assert d.ctl.audit_mode and led.table.credits == 0 and led.escrow == 0
+    assert _moves(tmp)[:2] == (0, 1000) and v.state == V.IDLE
+    b.audit_key.set(0)
+    d.run(500)
+    assert b.insert_bill(20)
+    for _ in range(60):                 # up to the stack order
+        d.run(10)
+        if v.state == STACKING:
+            break
+    assert led.escrow == 2000
+    b.audit_key.set(1)
+    d.run(20)
+    assert not d.ctl.audit_mode         # the note in flight first
+    d.run(1000)
+    assert d.ctl.audit_mode and led.table.credits == 2000 and led.escrow == 0
+    check(d)

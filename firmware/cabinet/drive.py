@@ -3,7 +3,8 @@ the benchmark drive the real controller with it (no real sleeping).
 
 Script language (headless simulator), one command a line, '#' comments:
   press NAME [N]      button (hal.buttons names: NEXT PREV CHIP BET_UP ...) N times
-  bill N | coin N     N pulses from the bill validator / coin acceptor
+  bill N | coin N     a $N note (escrow validator; N pulses from a pulse validator) /
+                      N pulses from the coin acceptor
   wait MS             run the cabinet for MS milliseconds
   roll                press ROLL, wait until the result was shown its minimum time
   result              the same without pressing ROLL (the timer runs out)

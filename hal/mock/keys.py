@@ -134,7 +134,7 @@ def apply_key(b, key):
     if kind == "b":
         b.buttons.press(arg)
     elif kind == "bill":
-        b.money.insert_bill(arg)
+        b.insert_bill(arg)  # through the escrow validator when the board has one
     elif kind == "coin":
         b.money.insert_coin(arg)
     elif kind == "sw":
