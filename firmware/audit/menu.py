@@ -976,7 +976,7 @@ class RamClear(Screen):
         if self.erased < 0:
             return self.arm.tick(now_ms)
         # a critical journal is erased a sector a loop pass (issue 9)
-        if self.m.store.clear_step():
+        if AT.clear_step(self.m.store):
             self.erased += 1
         else:
             self.erased = -1

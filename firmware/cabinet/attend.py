@@ -105,6 +105,20 @@ class Desk:
         return out
 
 
+def clear_step(store):
+    """Before the RAM clear of a critical store: erases one more journal
+    sector (both copies). True while there was one to erase; the menus call
+    it once a loop pass until False, then store.ram_clear() (which only
+    writes by then: 64 erases, 25.6 s at the datasheet maximum, are not one
+    loop pass). A store that is not critical has nothing to erase."""
+    if store.journal is None or not store.critical:
+        return False
+    try:
+        return store.journal.erase_for_format()
+    except Exception:  # noqa: BLE001 - ram_clear() meets it again and locks
+        return False
+
+
 class Arming:
     """The RAM clear's arming: CHIP, ODDS, REPEAT in order within 10 s, then
     ROLL. Any other button, or the 10 s passing, disarms."""

@@ -20,9 +20,9 @@ def tick(ctl, v, now_ms):
     v.inhibit(ctl.board.money.inhibited)  # the serial validator's own inhibit
     st, cents = v.poll(now_ms)
     store = ctl.store
+    now = ctl.now_s()
     led = store.ledger
     pend = led.escrow
-    now = ctl.now_s()
     if st == V.ESCROW:
         if pend and cents != pend:
             v.ret()  # not the bill the journal holds: that one resolves first
@@ -32,12 +32,12 @@ def tick(ctl, v, now_ms):
             if ctl.want_inhibit() or ctl.audit_mode or cents % 100 \
                     or cents // 100 not in L.BILL_DENOMS \
                     or led.table.credits + cents > led.config["credit_limit"] * 100 \
-                    or store.escrow(now, T.ES_PENDING, cents) != R.OK:
+                    or store.commit(T.pack(T.ESCROW, now, T.ES_PENDING, cents)) != R.OK:
                 v.ret()
                 return
         v.stack()
     elif st == V.STACKED:
-        if pend and store.escrow(now, T.ES_STACKED, pend) == R.OK:
+        if pend and store.commit(T.pack(T.ESCROW, now, T.ES_STACKED, pend)) == R.OK:
             ctl.credits_in += pend
             ctl.say("CREDIT +" + fmt(pend), now_ms)
             ctl._update_inhibit()
@@ -45,4 +45,4 @@ def tick(ctl, v, now_ms):
         if not pend:
             v.ack()
     elif st == V.IDLE and pend:
-        store.escrow(now, T.ES_RETURNED, pend)
+        store.commit(T.pack(T.ESCROW, now, T.ES_RETURNED, pend))

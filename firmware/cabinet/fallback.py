@@ -97,7 +97,7 @@ class Fallback:
 
     def _clear_step(self):
         st = self.store
-        if st.clear_step():
+        if AT.clear_step(st):
             return
         self.clearing = False
         try:

@@ -254,11 +254,6 @@ class Store:
         """Pulses of a burst so far, journalled as they arrive (not credit yet)."""
         return self.commit(T.pack(T.PULSES, now, source, count & 0xFFFFFFFF))
 
-    def escrow(self, now, step, cents):
-        """A bill in the validator's escrow: ES_PENDING before it is told to
-        stack, ES_STACKED (the credit) or ES_RETURNED as it reports."""
-        return self.commit(T.pack(T.ESCROW, now, step, cents))
-
     def reset(self, now):
         return self.commit(T.pack(T.RESET, now))
 
@@ -288,18 +283,6 @@ class Store:
         self.critical = True
         self.reason = "%s: %s %s" % (what, type(e).__name__, e)
         return R.LOCKED
-
-    def clear_step(self):
-        """Before the RAM clear of a critical store: erases one more journal
-        sector (both copies). True while there was one to erase; the menus
-        call it once a loop pass until False, then ram_clear() (which only
-        writes by then). A store that is not critical has nothing to erase."""
-        if self.journal is None or not self.critical:
-            return False
-        try:
-            return self.journal.erase_for_format()
-        except Exception:  # noqa: BLE001 - ram_clear() meets it again and locks
-            return False
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
