@@ -29,8 +29,11 @@ buttons
     held() -> int mask of held buttons (bit = code). Names: hal.buttons.names.
 display
     framebuf.FrameBuffer subclass, 128x64 MONO_VLSB (SSD1306), width, height;
-    show() -> None sends the frame (about 25 ms over 400 kHz I2C). The mock adds
-    to_text(mode='braille'|'blocks'|'ascii') -> str and `frames`.
+    show() -> None sends the frame (about 25 ms over 400 kHz I2C); show(part)
+    sends part 0..parts-1 of it (parts = 4: two pages, ~6 ms each), so the
+    controller can answer SAS in between. The mock adds
+    to_text(mode='braille'|'blocks'|'ascii') -> str and `frames` (counted
+    when the last part is sent).
 buzzer
     play(tune, now_ms) -> None: starts a tune ((freq_hz, ms), ...) on the win
         buzzer (PWM); tick(now_ms) advances it (main loop); playing: bool.

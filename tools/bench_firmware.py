@@ -362,9 +362,9 @@ class TimedLine:
             return
         self.next = frame
         self.answered = answered
-        # it lands after the 1st to 4th read from now, in turn: the SAS task's
-        # or one of those the display makes between the parts of a frame
-        self.reads = self.rot % 4
+        # it lands after the 1st to 12th read from now, in turn: the SAS task's
+        # or one of those the display makes between its lines and parts
+        self.reads = self.rot % 12
         self.rot += 1
 
     def read(self, buf, wake):

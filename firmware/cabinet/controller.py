@@ -574,7 +574,10 @@ class Controller:
         if self.display_dead:
             return False  # each try would wait for the I2C timeout
         d = self.board.display
-        render.draw(d, lines, dice, inv)
+        serve = self.sas.serve if self.sas else None
+        if serve is not None:
+            serve()             # after screens.build: a few ms on an RP2040
+        render.draw(d, lines, dice, inv, serve)
         try:
             self._show(d, now_ms)
         except OSError:
@@ -593,9 +596,8 @@ class Controller:
             d.show()
             return
         for i in range(parts):
-            sas.serve()         # the first time: after the drawing
             d.show(i)
-        sas.serve()
+            sas.serve()
 
     def _lamps(self, now_ms):
         from hal import lamps as LP

@@ -109,10 +109,12 @@ def draw_die(fb, x, y, face, size=DIE):
         fb.line(x + size - 4, y + 3, x + 3, y + size - 4, 1)
 
 
-def draw(fb, lines, dice=None, invert=-1):
+def draw(fb, lines, dice=None, invert=-1, between=None):
     """Draw lines top to bottom; `dice` (d1, d2) draws two small dice top
     right, (d1, d2, 1) two large ones under the first line; `invert`
-    highlights that line (index)."""
+    highlights that line (index). `between()` runs after each line (a whole
+    screen of big digits is ~10 ms on an RP2040: the controller answers SAS
+    in between)."""
     fb.fill(0)
     y = 0
     for i in range(len(lines)):
@@ -124,6 +126,8 @@ def draw(fb, lines, dice=None, invert=-1):
             y += draw_line(fb, line, y, 0)
         else:
             y += draw_line(fb, line, y, 1)
+        if between is not None:
+            between()
     if dice is not None:
         if len(dice) > 2:
             draw_die(fb, _BIG_DICE_X, _BIG_DICE_Y, dice[0], _BIG_DIE)

@@ -34,12 +34,19 @@ _SENT_QUEUE = const(1)
 _SENT_ROM = const(2)
 _SENT_OVERFLOW = const(3)
 COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
-# Table C-6 bill denomination codes by dollars
-_BILL_DENOM_CODE = {1: 0x00, 2: 0x01, 5: 0x02, 10: 0x03, 20: 0x04, 25: 0x05, 50: 0x06,
-                    100: 0x07, 200: 0x08, 250: 0x09, 500: 0x10}
-# Table C-4 denomination codes by cents per credit
-_DENOM_CODE = {1: 0x01, 5: 0x02, 10: 0x03, 25: 0x04, 50: 0x05, 100: 0x06, 500: 0x07,
-               1000: 0x08, 2000: 0x09, 10000: 0x0A}
+# Table C-6 bill denomination codes: the dollar values in code order (00-09,
+# then 10 = $500); tuples, not dicts: less heap
+_BILL_DOLLARS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
+# Table C-4 denomination codes: cents per credit in code order (01-0A)
+_DENOM_CENTS = (1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000)
+
+
+def _code(table, value):
+    """Position of value in table (-1: none)."""
+    for i in range(len(table)):
+        if table[i] == value:
+            return i
+    return -1
 
 
 class _Crc:
@@ -356,7 +363,7 @@ class Sas:
         k = self._head(0x1F)
         o[k:k + 5] = b"BC000"                  # game ID "BC" (BubbleCraps), additional ID
         k += 5
-        o[k] = _DENOM_CODE.get(cfg["credit_cents"], 0)
+        o[k] = _code(_DENOM_CENTS, cfg["credit_cents"]) + 1   # 0: not in the table
         # max_bet is in dollars like every limit; SAS wants credits
         o[k + 1] = min(255, M.credits(led, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
         o[k + 2] = 0                           # progressive group: none
@@ -387,7 +394,8 @@ class Sas:
         o = self.out
         if dollars:
             o[k] = COUNTRY_US
-            o[k + 1] = _BILL_DENOM_CODE.get(dollars, 0)
+            c = _code(_BILL_DOLLARS, dollars)
+            o[k + 1] = 0x10 if c == 10 else max(c, 0)
             k = Wr.put_bcd(o, k + 2, M.bills_of(led, dollars), 4)
         else:
             for i in range(6):
