@@ -37,7 +37,7 @@ MANIFESTS = {"frozen": "manifest.py", "mpy": "manifest_boot.py"}
 # where tools/deploy and tools/digest expect the release image
 OUTPUTS = {"frozen": "build/rp2/cabinet-rp2-frozen.uf2", "mpy": "build/rp2/cabinet-rp2-mpy.uf2"}
 # bump when the build recipe changes in a way the key cannot see
-RECIPE = "1"
+RECIPE = "3"
 
 
 def log(msg):
@@ -210,6 +210,16 @@ def build_rp2(variant, quiet):
                 elif os.path.exists(p):
                     os.remove(p)
             env = dict(os.environ, PICOTOOL_FETCH_FROM_GIT_PATH=os.path.join(src, "picotool-install"))
+            # the port's Makefile runs cmake only when the folder has no
+            # Makefile yet, so the manifest path and the Python of the first
+            # clone that built here would stay in CMakeCache.txt for every
+            # later clone (its code frozen, its venv needed); the real
+            # interpreter behind the venv outlives any clone
+            if os.path.exists(os.path.join(build, "Makefile")):
+                run(["cmake", "-S", os.path.join(mp, "ports", "rp2"), "-B", build,
+                     "-DMICROPY_FROZEN_MANIFEST=" + manifest,
+                     "-DPython3_EXECUTABLE=" + os.path.realpath(sys.executable)],
+                    env=env, quiet=quiet)
             run(["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=RPI_PICO", "BUILD=" + build,
                  "FROZEN_MANIFEST=" + manifest, "-j2"], env=env, quiet=quiet)
             os.makedirs(os.path.dirname(cached), exist_ok=True)
