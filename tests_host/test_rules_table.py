@@ -442,6 +442,22 @@ def test_encode_load_round_trip():
         assert t.settled == u.settled and t.encode() == u.encode()
 
 
+def test_load_refuses_a_point_or_number_no_bet_can_have():
+    # settlement relies on every number being one a placement (or a come bet
+    # moving) gives, and on the point being 0 or a point number
+    t = mk("table")
+    roll(t, 6)
+    put(t, W.PLACE, 12, 8)
+    data = t.encode()
+    assert mk("table").load(data) is True
+    for offset, value in ((-14, 200), (-14, 7), (-14, 0), (1, 7), (1, 200)):
+        bad = bytearray(data)
+        bad[len(bad) + offset if offset < 0 else offset] = value
+        u = mk("table")
+        before = u.encode()
+        assert u.load(bytes(bad)) is False, (offset, value)
+        assert u.encode() == before
+
 def test_load_refuses_garbage():
     t = mk("table")
     put(t, W.FIELD, 5)

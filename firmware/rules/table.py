@@ -523,10 +523,15 @@ class Table:
         ver, point, flags, nbets, credits = struct.unpack_from(_HDR, data, 0)
         if ver != _STATE_VERSION or len(data) != hsize + nbets * bsize:
             return False
+        if point and point not in W.POINTS:
+            return False
         bets = []
         for i in range(nbets):
             k, n, f, a, x, fr = struct.unpack_from(_BET, data, hsize + i * bsize)
-            if k >= W.COUNT:
+            # a number no placement (or come bet moving) gives: roll() could
+            # not settle it
+            if k >= W.COUNT or n not in W.NUMBERS.get(
+                    k, _COME_NUMBERS if k == W.COME or k == W.DONT_COME else _NO_NUMBER):
                 return False
             bets.append([k, n, f, a, x, fr])
         self.point = point
