@@ -81,9 +81,11 @@ class Table:
         self.lucky_open = True    # Lucky Roller may be placed
         self.dark_down = False    # a don't bet came down: no new one until the come-out
         self.idle = []            # bets the last roll left alone (no action)
-        self._ratio = None        # pay ratio of the one-roll bet being settled
+        self._ratio = None        # pay ratio a settling call leaves for roll()
         self.settled = []
         self.last_vig = 0         # vig charged (refunded if < 0) by the last place/remove
+        # by kind, built once: the numbers a bet may carry, the total it
+        # hears, the checks its placement needs
         self._numbers = _numbers(profile)
         self._hear = _hear()
         self._checks = _checks(profile)
