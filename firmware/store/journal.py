@@ -384,14 +384,15 @@ class Journal:
         if end + _OVH > _SEC:
             return
         c = self._c
-        p0 = end & ~(_PAGE - 1)
+        t = end + 1  # the type byte: in the next page when end ends a page
+        p0 = t & ~(_PAGE - 1)
         for phys in (s, self.m + s):
             self.dev.readblocks(phys, c, p0)
-            if c[(end + 1) - p0] == 0:
+            if c[t - p0] == 0:
                 continue
             for i in range(_PAGE):
                 c[i] = 0xFF
-            c[(end + 1) - p0] = 0
+            c[t - p0] = 0
             self.dev.writeblocks(phys, c, p0)
 
     def _repair(self, s, end):
