@@ -514,3 +514,81 @@ def test_torn_entry_right_after_a_page_end_is_neutralised():
             f.power_on()
             j, st, recs = _history(f)
             assert st != J.CRITICAL and recs == [b"x" * 243]
+
+
+# ------------------------------------------------------------- worn sectors
+def _worn_run(worn, nrec=1500, seed=4, boots=4):
+    """A journal workload (snapshots, the ring round several times) on a
+    16-sector NOR whose `worn` physical sectors program only partly (and
+    return normally). Reboots in between; each boot must give exactly the
+    records so far. Returns (flash, journal, worn sectors logged)."""
+    import powercut as P
+    f = NorFlash(16 * SECTOR, seed=seed)
+    for n in worn:
+        f.wear_out(n)
+    model = P.HistoryModel(1500)
+    logged = []
+    j = None
+    per = nrec // boots
+    payloads = list(P.synthetic_workload(nrec, 10, 200)(P.Rng(seed)))
+    for b in range(boots):
+        j = J.Journal(f, max_snapshot=2048)
+        check = P.HistoryModel(1500)
+        assert P.recover(j, check) != J.CRITICAL, "boot %d" % b
+        assert check.key() == model.key(), "boot %d: another history" % b
+        logged += j.worn_log
+        j.worn_log[:] = []
+        P.drive(j, model, payloads[b * per:(b + 1) * per], P.Progress())
+        logged += j.worn_log
+    j = J.Journal(f, max_snapshot=2048)
+    check = P.HistoryModel(1500)
+    assert P.recover(j, check) != J.CRITICAL and check.key() == model.key()
+    return f, j, logged
+
+
+def test_worn_sector_in_copy_a_is_read_back_retired_and_logged():
+    """A program that fails verification: the entry (not yet committed) goes
+    again in the next sector, the sector is retired (marked, skipped by the
+    ring at every later boot) and reported for the log."""
+    f, j, logged = _worn_run([3], nrec=3000)
+    assert 3 in logged
+    # marked in the healthy copy (B of sector 3) whatever the worn one took
+    assert j.retired[3] and f.peek(11 * SECTOR, 16) == b"\x00" * 16
+    others = [f.erase_counts[n] for n in range(16) if n not in (3, 11)]
+    assert min(others) >= 6  # the ring went round several times
+    assert f.erase_counts[3] <= 3  # and left the retired sector alone
+
+
+def test_worn_sector_in_copy_b_keeps_the_entries_of_copy_a():
+    """The mirror's program fails: the entry is committed in A; the sector
+    takes nothing more; the mount's repair cannot program B either and keeps
+    A's entries (was: 'does not program' -> CRITICAL at the next boot)."""
+    f, j, logged = _worn_run([8 + 2])
+    assert 10 in logged and j.retired[2]
+
+
+def test_worn_sectors_in_both_halves_and_a_store_logs_it():
+    f, j, logged = _worn_run([1, 8 + 5, 6])
+    assert {1, 13, 6} <= set(logged)
+    # the store writes it in the event log (and the state is exact)
+    from hal.marker import Marker
+    from firmware.store import events as E
+    g = NorFlash(SIZE, seed=2)
+    mk = Marker()
+    s = Store(g, provision=mk)
+    s.boot(1)
+    g.wear_out(s.journal.head)
+    for i in range(200):
+        s.credit(10 + i, 0, 100)
+    assert not s.critical, s.reason
+    worn = [e for e in _events(s.ledger) if e[2] == E.FLASH_WORN]
+    assert worn, "a worn sector went unlogged"
+    s2 = Store(g, provision=mk)
+    assert s2.boot(500) != CRITICAL, s2.reason
+    assert s2.ledger.table.credits == 20000
+    assert [e for e in _events(s2.ledger) if e[2] == E.FLASH_WORN] == worn
+
+
+def _events(led):
+    ev = led.events
+    return [ev.get(i) for i in range(ev.count)]

@@ -10,5 +10,5 @@ NAMES = (
     "memory repaired", "aggregate min", "device fault", "ticket in doubt", "PIN accepted",
     "disabled by host", "enabled by host",
     "logic door open", "logic door closed", "cash box open", "cash box closed",
-    "clock set", "clock NOT SET", "bill returned",
+    "clock set", "clock NOT SET", "bill returned", "flash sector worn",
 )

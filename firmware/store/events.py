@@ -49,9 +49,10 @@ CASHBOX_CLOSE = const(36)
 CLOCK_SET = const(37)      # the record's time is the old clock, arg the new one
 CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or lost its time)
 BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cents)
+FLASH_WORN = const(40)     # arg: physical journal sector whose program did not read back
 
 
-COUNT = const(40)  # codes 0..BILL_RETURNED; len(event_names.NAMES)
+COUNT = const(41)  # codes 0..FLASH_WORN; len(event_names.NAMES)
 
 
 def name(code):

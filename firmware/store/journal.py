@@ -41,6 +41,8 @@ _S_BCRC = const(10)
 _S_BTYPE = const(11)
 _S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
 _S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
+_S_RET = const(14)  # retired: a worn sector, marked (see _retire)
+_MARK = const(16)  # zero bytes at offset 0 that mark a retired sector
 
 
 class JournalFull(Exception):
@@ -111,6 +113,15 @@ def _blank(mv, o, scratch):
     return True
 
 
+def _marked(mv):
+    """True if the sector starts with the retire mark. No entry starts so:
+    its seq (>= 1) keeps a 1 bit that no torn program can clear."""
+    for i in range(_MARK):
+        if mv[i]:
+            return False
+    return True
+
+
 def _untouched(mv, o, scratch):
     """True if nothing was programmed at o or after it but the type byte
     that _neutralize clears (o + 1)."""
@@ -139,9 +150,17 @@ class Journal:
         self._b = None
         self._h = bytearray(_OVH)  # header + crc of the entry being written
         self._c = bytearray(_PAGE)
+        self._v = bytearray(_PAGE)  # read-back of a programmed page
         self.first = [0] * m
         self.last = [0] * m
         self.ready = [False] * m
+        # worn sectors: retired ones are skipped by the ring (empty members
+        # of the live range when inside it); worn ones are retired once free
+        self.retired = [False] * m
+        self.worn = [False] * m
+        self.nret = 0  # retired sectors
+        self.rlive = 0  # retired sectors inside the live range
+        self.worn_log = []  # physical sectors found worn, for the owner's log
         self.sync_erases = 0
         self.erase_ops = 0
         self.repairs = 0
@@ -157,6 +176,7 @@ class Journal:
         self.head = m - 1
         self.off = _SEC
         self.nlive = 0
+        self.rlive = 0
         self.seq = 1  # next sequence number
         self.base_seq = 0  # seq of newest SNAPE/FMT, 0 = none
         self.base_type = 0
@@ -186,7 +206,10 @@ class Journal:
         self._read_pair(s)
         a = memoryview(self._a)
         b = memoryview(self._b)
-        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0]
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0, False]
+        if _marked(a) or _marked(b):
+            sm[_S_RET] = True
+            return sm
         o = 0
         prev = 0
         while o + _OVH <= _SEC:
@@ -245,8 +268,13 @@ class Journal:
         for i in range(m):
             self.ready[i] = False
         sums = []
+        self.nret = 0
+        self.rlive = 0
         for s in range(m):
             sums.append(self._scan(s))
+            self.retired[s] = sums[s][_S_RET]
+            self.nret += self.retired[s]
+            self.worn[s] = False
             self._pause()
         h = -1
         for s in range(m):
@@ -282,6 +310,9 @@ class Journal:
             if sc[_S_FIRST] <= need:
                 break
             p = (cur - 1) % m
+            while sums[p][_S_RET] and p != h:
+                chain.append(p)  # retired: an empty member of the ring
+                p = (p - 1) % m
             sp = sums[p]
             if p == h or not sp[_S_LAST] or sp[_S_LAST] + 1 != sc[_S_FIRST]:
                 # chain broken before the needed start: data lost
@@ -343,6 +374,8 @@ class Journal:
                 self.snap_crc = base[_S_BCRC]
         self.head = h
         self.nlive = len(chain)
+        for s in chain:
+            self.rlive += self.retired[s]
         self.off = hs[_S_END] if hs[_S_CLEAN] else _SEC
         if not hs[_S_CLEAN]:
             self._neutralize(h, hs[_S_END])
@@ -352,6 +385,8 @@ class Journal:
             if sc[_S_BADA] or sc[_S_BADB]:
                 self._repair(s, sc[_S_END])
                 bad = True
+        if self.worn[h]:
+            self.off = _SEC  # a worn head takes nothing more
         if base is not None and base[_S_BTYPE] == T_SNAPE:
             if self._check_snapshot() is None:
                 self.status = CRITICAL
@@ -372,6 +407,8 @@ class Journal:
         k = 0
         while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
             k += 1
+        while k < len(chain) and self.retired[chain[k]]:
+            k += 1  # never the oldest member of what is left
         for s in chain[:k]:  # newest first: what is left stays contiguous
             self._prepare(s)
         return k
@@ -429,6 +466,7 @@ class Journal:
         npg = (end + _PAGE - 1) // _PAGE * _PAGE
         mer = a[:npg]
         # rewrite each copy that differs; B first so A (commit copy) stays
+        bad = 0
         for phys, cur in ((self.m + s, self._b), (s, None)):
             if cur is None:
                 cur = self._b
@@ -448,7 +486,13 @@ class Journal:
                 if bytes(memoryview(cur)[:npg]) == bytes(mer):
                     break
                 if erase:
-                    raise JournalCorrupt("sector %d does not program" % phys)
+                    # erased and programmed, still wrong: worn. The other
+                    # copy holds the entries; a worn pair is data lost.
+                    bad += 1
+                    if bad > 1:
+                        raise JournalCorrupt("sector %d does not program" % phys)
+                    self._found_worn(s, phys)
+                    break
                 erase = True
 
     def _check_snapshot(self):
@@ -538,7 +582,8 @@ class Journal:
             raise JournalCorrupt("journal not mounted or critical")
 
     def _free(self):
-        return self.m - self.nlive
+        """Usable sectors outside the live range."""
+        return self.m - self.nlive - self.nret + self.rlive
 
     def _pause(self):
         if self.pause is not None:
@@ -554,61 +599,118 @@ class Journal:
         self._pause()
 
     def _prepare(self, s):
+        if self.retired[s]:
+            return  # keeps its mark
         self._erase(s)
         self._erase(self.m + s)
         self.ready[s] = True
 
     def _advance(self, reserve):
-        if self._free() <= reserve:
-            raise JournalFull("journal full: write a snapshot")
-        n = (self.head + 1) % self.m
-        if not self.ready[n]:
-            self._prepare(n)
-            self.sync_erases += 2
-        self.ready[n] = False
-        self.first[n] = 0
-        self.last[n] = 0
-        self.head = n
-        self.off = 0
-        self.nlive += 1
+        m = self.m
+        while True:
+            if self._free() <= reserve:
+                raise JournalFull("journal full: write a snapshot")
+            n = (self.head + 1) % m
+            if self.worn[n]:
+                self._retire(n)  # out of the live range since: mark it now
+            self.first[n] = 0
+            self.last[n] = 0
+            self.head = n
+            self.nlive += 1
+            self.off = _SEC
+            if self.retired[n]:
+                self.rlive += 1  # an empty member: go on to the next one
+                continue
+            if not self.ready[n]:
+                self._prepare(n)
+                self.sync_erases += 2
+            self.ready[n] = False
+            self.off = 0
+            return
+
+    def _retire(self, s):
+        """A worn logical sector that holds nothing live: both copies erased
+        and marked (16 zero bytes at offset 0), so this and every later
+        mount skips it (the healthy copy keeps the mark whatever the worn
+        one does). A cut before the mark lands leaves it to be found worn
+        again."""
+        c = self._c
+        for i in range(_PAGE):
+            c[i] = 0 if i < _MARK else 0xFF
+        for phys in (s, self.m + s):
+            self._erase(phys)
+            self.dev.writeblocks(phys, c, 0)
+        self.retired[s] = True
+        self.worn[s] = False
+        self.ready[s] = False
+        self.nret += 1
+
+    def _found_worn(self, s, phys):
+        """A program there returned but did not read back: the sector takes
+        nothing more, is retired once nothing in it is live, and the owner
+        logs it (worn_log)."""
+        self.worn[s] = True
+        self.worn_log.append(phys)
 
     def _write(self, t, payload, reserve):
         ln = len(payload)
         if ln > _MAXP:
             raise ValueError("payload too long")
         need = _OVH + ln
-        if self.off + need > _SEC:
-            self._advance(reserve)
-        s = self.head
-        o = self.off
         seq = self.seq
         h = self._h
-        struct.pack_into("<BBHI", h, 0, 0xFF, t, ln, seq)
         hv = memoryview(h)
+        struct.pack_into("<BBHI", h, 0, 0xFF, t, ln, seq)
         struct.pack_into("<I", h, _HDR, crc32(payload, crc32(hv[1:_HDR])))
-        self._program(s, o, hv, payload)  # copy A, uncommitted
         c = self._c
-        for i in range(_PAGE):
-            c[i] = 0xFF
-        c[o & (_PAGE - 1)] = 0
-        self.dev.writeblocks(s, c, o & ~(_PAGE - 1))  # commit marker in A: now committed
+        while True:
+            if self.off + need > _SEC:
+                self._advance(reserve)
+            s = self.head
+            o = self.off
+            p = o & ~(_PAGE - 1)
+            if self._program(s, o, hv, payload):  # copy A, uncommitted
+                for i in range(_PAGE):
+                    c[i] = 0xFF
+                c[o - p] = 0
+                self.dev.writeblocks(s, c, p)  # commit marker in A: now committed
+                self.dev.readblocks(s, c, p)
+                if c[o - p] == 0:
+                    break
+            # Copy A is worn: the entry has no (whole) commit byte, so it is
+            # not committed; it goes again, same seq, in the next sector.
+            self._found_worn(s, s)
+            if self.first[s]:
+                self._neutralize(s, o)
+            else:
+                self._retire(s)  # holds nothing: retired at once
+                self.rlive += 1
+            self.off = _SEC
         h[0] = 0
-        self._program(self.m + s, o, hv, payload)  # mirror B
+        ok = self._program(self.m + s, o, hv, payload)  # mirror B
         self.off = o + need
         self.seq = seq + 1
         if not self.first[s]:
             self.first[s] = seq
         self.last[s] = seq
+        if not ok:
+            # committed in A; B's copy is bad (mount repairs or keeps A)
+            self._found_worn(s, self.m + s)
+            self.off = _SEC
         return seq
 
     def _program(self, phys, o, hv, payload):
         """Programs the entry (header hv[:8], payload, crc hv[8:]) at offset
         o, a page at a time through the 256-byte buffer: no entry-sized
-        buffer lives on the heap (the board's heap is tight)."""
+        buffer lives on the heap (the board's heap is tight). Reads each page
+        back: False if the entry's bytes are not what was programmed (a worn
+        sector returns from a program that did not land)."""
         c = self._c
+        v = self._v
         pv = memoryview(payload)
         end = o + _OVH + len(payload)
         p = o & ~(_PAGE - 1)
+        ok = True
         while p < end:
             for i in range(_PAGE):
                 c[i] = 0xFF
@@ -616,7 +718,12 @@ class Journal:
             _put(c, p, o + _HDR, pv)
             _put(c, p, end - 4, hv[_HDR:])
             self.dev.writeblocks(phys, c, p)
+            self.dev.readblocks(phys, v, p)
+            for i in range((o if o > p else p) - p, (end if end < p + _PAGE else p + _PAGE) - p):
+                if v[i] != c[i]:
+                    ok = False
             p += _PAGE
+        return ok
 
     def append(self, payload):
         """Append one record; durable when this returns. Returns its seq."""
@@ -665,6 +772,7 @@ class Journal:
             self.first[t] = 0
             self.last[t] = 0
             self.nlive -= 1
+            self.rlive -= self.retired[t]
 
     def format(self, erase_all=False, seq=1):
         """RAM clear. Normally one committed FMT entry (power-safe); with
@@ -716,7 +824,7 @@ class Journal:
         lim = min(ahead, self._free())
         for i in range(1, lim + 1):
             s = (self.head + i) % m
-            if not self.ready[s]:
+            if self.worn[s] or not (self.ready[s] or self.retired[s]):
                 return s
         return -1
 
@@ -730,7 +838,11 @@ class Journal:
         True if it erased something."""
         if not self.erase_pending():
             return False
-        self._prepare(self._next_unready())
+        s = self._next_unready()
+        if self.worn[s]:
+            self._retire(s)
+        else:
+            self._prepare(s)
         return True
 
     # ----------------------------------------------------------------- stats

@@ -202,6 +202,10 @@ class Store:
                 self.provision.set(j.first[j.head])
             except OSError:
                 pass  # the anchor lags: only the rollback check is weaker
+        if j.worn_log:
+            # a sector this write (or the mount) found worn: in the event
+            # log, at the time of the record that found it
+            self.event(T.unpack(payload)[1], E.FLASH_WORN, j.worn_log.pop())
         return R.OK
 
     # ---- the controller's vocabulary -----------------------------------
