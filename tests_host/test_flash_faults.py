@@ -553,7 +553,7 @@ def test_worn_sector_in_copy_a_is_read_back_retired_and_logged():
     f, j, logged = _worn_run([3], nrec=3000)
     assert 3 in logged
     # marked in the healthy copy (B of sector 3) whatever the worn one took
-    assert j.retired[3] and f.peek(11 * SECTOR, 16) == b"\x00" * 16
+    assert j.wear[3] == J._RETIRED and f.peek(11 * SECTOR, 16) == b"\x00" * 16
     others = [f.erase_counts[n] for n in range(16) if n not in (3, 11)]
     assert min(others) >= 6  # the ring went round several times
     assert f.erase_counts[3] <= 3  # and left the retired sector alone
@@ -564,7 +564,7 @@ def test_worn_sector_in_copy_b_keeps_the_entries_of_copy_a():
     takes nothing more; the mount's repair cannot program B either and keeps
     A's entries (was: 'does not program' -> CRITICAL at the next boot)."""
     f, j, logged = _worn_run([8 + 2])
-    assert 10 in logged and j.retired[2]
+    assert 10 in logged and j.wear[2] == J._RETIRED
 
 
 def test_worn_sectors_in_both_halves_and_a_store_logs_it():

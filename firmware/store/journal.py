@@ -43,6 +43,8 @@ _S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 non
 _S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
 _S_RET = const(14)  # retired: a worn sector, marked (see _retire)
 _MARK = const(16)  # zero bytes at offset 0 that mark a retired sector
+_WORN = const(1)  # Journal.wear: found worn, retired once nothing in it is live
+_RETIRED = const(2)  # Journal.wear: marked, skipped by the ring
 
 
 class JournalFull(Exception):
@@ -150,14 +152,12 @@ class Journal:
         self._b = None
         self._h = bytearray(_OVH)  # header + crc of the entry being written
         self._c = bytearray(_PAGE)
-        self._v = bytearray(_PAGE)  # read-back of a programmed page
         self.first = [0] * m
         self.last = [0] * m
         self.ready = [False] * m
-        # worn sectors: retired ones are skipped by the ring (empty members
-        # of the live range when inside it); worn ones are retired once free
-        self.retired = [False] * m
-        self.worn = [False] * m
+        # per logical sector: 0, _WORN or _RETIRED (skipped by the ring; an
+        # empty member of the live range when inside it)
+        self.wear = bytearray(m)
         self.nret = 0  # retired sectors
         self.rlive = 0  # retired sectors inside the live range
         self.worn_log = []  # physical sectors found worn, for the owner's log
@@ -272,9 +272,8 @@ class Journal:
         self.rlive = 0
         for s in range(m):
             sums.append(self._scan(s))
-            self.retired[s] = sums[s][_S_RET]
-            self.nret += self.retired[s]
-            self.worn[s] = False
+            self.wear[s] = _RETIRED if sums[s][_S_RET] else 0
+            self.nret += sums[s][_S_RET]
             self._pause()
         h = -1
         for s in range(m):
@@ -375,7 +374,7 @@ class Journal:
         self.head = h
         self.nlive = len(chain)
         for s in chain:
-            self.rlive += self.retired[s]
+            self.rlive += self.wear[s] == _RETIRED
         self.off = hs[_S_END] if hs[_S_CLEAN] else _SEC
         if not hs[_S_CLEAN]:
             self._neutralize(h, hs[_S_END])
@@ -385,7 +384,7 @@ class Journal:
             if sc[_S_BADA] or sc[_S_BADB]:
                 self._repair(s, sc[_S_END])
                 bad = True
-        if self.worn[h]:
+        if self.wear[h]:
             self.off = _SEC  # a worn head takes nothing more
         if base is not None and base[_S_BTYPE] == T_SNAPE:
             if self._check_snapshot() is None:
@@ -407,7 +406,7 @@ class Journal:
         k = 0
         while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
             k += 1
-        while k < len(chain) and self.retired[chain[k]]:
+        while k < len(chain) and self.wear[chain[k]] == _RETIRED:
             k += 1  # never the oldest member of what is left
         for s in chain[:k]:  # newest first: what is left stays contiguous
             self._prepare(s)
@@ -599,7 +598,7 @@ class Journal:
         self._pause()
 
     def _prepare(self, s):
-        if self.retired[s]:
+        if self.wear[s] == _RETIRED:
             return  # keeps its mark
         self._erase(s)
         self._erase(self.m + s)
@@ -611,14 +610,14 @@ class Journal:
             if self._free() <= reserve:
                 raise JournalFull("journal full: write a snapshot")
             n = (self.head + 1) % m
-            if self.worn[n]:
+            if self.wear[n] == _WORN:
                 self._retire(n)  # out of the live range since: mark it now
             self.first[n] = 0
             self.last[n] = 0
             self.head = n
             self.nlive += 1
             self.off = _SEC
-            if self.retired[n]:
+            if self.wear[n]:
                 self.rlive += 1  # an empty member: go on to the next one
                 continue
             if not self.ready[n]:
@@ -640,8 +639,7 @@ class Journal:
         for phys in (s, self.m + s):
             self._erase(phys)
             self.dev.writeblocks(phys, c, 0)
-        self.retired[s] = True
-        self.worn[s] = False
+        self.wear[s] = _RETIRED
         self.ready[s] = False
         self.nret += 1
 
@@ -649,7 +647,7 @@ class Journal:
         """A program there returned but did not read back: the sector takes
         nothing more, is retired once nothing in it is live, and the owner
         logs it (worn_log)."""
-        self.worn[s] = True
+        self.wear[s] = _WORN
         self.worn_log.append(phys)
 
     def _write(self, t, payload, reserve):
@@ -706,7 +704,7 @@ class Journal:
         back: False if the entry's bytes are not what was programmed (a worn
         sector returns from a program that did not land)."""
         c = self._c
-        v = self._v
+        cv = memoryview(c)
         pv = memoryview(payload)
         end = o + _OVH + len(payload)
         p = o & ~(_PAGE - 1)
@@ -718,10 +716,14 @@ class Journal:
             _put(c, p, o + _HDR, pv)
             _put(c, p, end - 4, hv[_HDR:])
             self.dev.writeblocks(phys, c, p)
-            self.dev.readblocks(phys, v, p)
-            for i in range((o if o > p else p) - p, (end if end < p + _PAGE else p + _PAGE) - p):
-                if v[i] != c[i]:
-                    ok = False
+            # read back into the same buffer: the entry's part of the page
+            # must have the CRC it was programmed with
+            lo = (o if o > p else p) - p
+            hi = (end if end < p + _PAGE else p + _PAGE) - p
+            want = crc32(cv[lo:hi])
+            self.dev.readblocks(phys, c, p)
+            if crc32(cv[lo:hi]) != want:
+                ok = False
             p += _PAGE
         return ok
 
@@ -772,7 +774,7 @@ class Journal:
             self.first[t] = 0
             self.last[t] = 0
             self.nlive -= 1
-            self.rlive -= self.retired[t]
+            self.rlive -= self.wear[t] == _RETIRED
 
     def format(self, erase_all=False, seq=1):
         """RAM clear. Normally one committed FMT entry (power-safe); with
@@ -824,7 +826,7 @@ class Journal:
         lim = min(ahead, self._free())
         for i in range(1, lim + 1):
             s = (self.head + i) % m
-            if self.worn[s] or not (self.ready[s] or self.retired[s]):
+            if self.wear[s] == _WORN or not (self.ready[s] or self.wear[s]):
                 return s
         return -1
 
@@ -839,7 +841,7 @@ class Journal:
         if not self.erase_pending():
             return False
         s = self._next_unready()
-        if self.worn[s]:
+        if self.wear[s] == _WORN:
             self._retire(s)
         else:
             self._prepare(s)
