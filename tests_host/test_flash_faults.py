@@ -592,3 +592,57 @@ def test_worn_sectors_in_both_halves_and_a_store_logs_it():
 def _events(led):
     ev = led.events
     return [ev.get(i) for i in range(ev.count)]
+
+
+def test_cut_at_every_operation_of_the_ram_clear_of_a_critical_journal():
+    """Double fault: the journal is critical (both copies of an entry in the
+    middle damaged), and the RAM clear that erases it all is cut at each of
+    its operations. The next boot is CRITICAL again (RAM clear still needed)
+    or the cleared cabinet, never the old meters; a second RAM clear works;
+    the sequence numbers never go below the anchor."""
+    from hal.marker import Marker
+    f0 = NorFlash(SIZE, seed=3)
+    mk0 = Marker()
+    s = Store(f0, provision=mk0)
+    s.boot(1)
+    for name, args in session.iter_steps(40, 6, "table"):
+        getattr(s, name)(*args)
+    h = s.journal.head
+    f0.flip_bit((h - 1) * SECTOR + 100, 1)
+    f0.flip_bit((h - 1 + SIZE // SECTOR // 2) * SECTOR + 100, 1)
+    s = Store(f0, provision=mk0)
+    assert s.boot(2) == CRITICAL
+    anchor = mk0.anchor()
+    ops0 = f0.ops
+    probe = copy.deepcopy(f0)
+    ps = Store(probe, provision=copy.deepcopy(mk0))
+    ps.boot(2)
+    o = probe.ops
+    assert ps.ram_clear(3) == 0
+    n = probe.ops - o
+    assert n > SIZE // SECTOR  # every sector erased, then the new journal
+    outcomes = {}
+    for k in range(1, n + 1):
+        f = copy.deepcopy(f0)
+        mk = copy.deepcopy(mk0)
+        st = Store(f, provision=mk)
+        st.boot(2)
+        f.cut_after(k)
+        try:
+            st.ram_clear(3)
+            raise AssertionError("no cut at %d" % k)
+        except PowerCut:
+            pass
+        f.power_on()
+        s2 = Store(f, provision=mk)
+        got = s2.boot(4)
+        if got == CRITICAL:
+            assert s2.ram_clear(5) == 0 and not s2.critical
+            s2 = Store(f, provision=mk)
+            assert s2.boot(6) != CRITICAL, s2.reason
+        led = s2.ledger
+        assert led.table.credits == 0 and led.balance_check() == 0, "cut %d: old meters" % k
+        assert s2.journal.seq > anchor, "cut %d: a seq reused" % k
+        outcomes[got == CRITICAL] = outcomes.get(got == CRITICAL, 0) + 1
+    assert outcomes.get(True) and outcomes.get(False)
+    assert ops0 == f0.ops
