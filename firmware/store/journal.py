@@ -407,7 +407,7 @@ class Journal:
         while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
             k += 1
         while k < len(chain) and self.wear[chain[k]] == _RETIRED:
-            k += 1  # never the oldest member of what is left
+            k += 1  # a retired sector is never the head
         for s in chain[:k]:  # newest first: what is left stays contiguous
             self._prepare(s)
         return k
