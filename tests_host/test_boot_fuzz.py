@@ -33,15 +33,18 @@ def _full():
 
 
 def base():
-    """(sectors of a used cabinet's flash, its state view)."""
+    """(sectors of a used cabinet's flash, its state view); _BASE[0][2] is
+    the anchor its provisioned mark holds."""
     if not _BASE:
+        from hal.marker import Marker
         f = NorFlash(SIZE)
-        s = Store(f)
+        mk = Marker()
+        s = Store(f, provision=mk)
         s.boot(1)
         for name, args in session.iter_steps(60, 5, "table"):
             getattr(s, name)(*args)
-        _BASE.append((f.secs, session.view(s.ledger)))
-    return _BASE[0]
+        _BASE.append((f.secs, session.view(s.ledger), mk.anchor()))
+    return _BASE[0][0], _BASE[0][1]
 
 
 def _garbage(sec, rng):
@@ -89,7 +92,10 @@ def boot_one(f, seed):
     b = Board(seed=seed, fake_clock=True, flash=False)
     b.flash = f
     if getattr(b, "provision", None) is not None:
-        b.provision.set()  # this cabinet booted before: blank is not "new"
+        # this cabinet booted before (blank is not "new"), and its mark
+        # holds the anchor the used image left: garbage over the newest
+        # sector in both copies is a rollback, not the state before it
+        b.provision.set(_BASE[0][2] if _BASE else 0)
     ctl = Controller(b)
     ctl.tick_display(b.clock.ticks_ms(), force=True)
     st = ctl.store
