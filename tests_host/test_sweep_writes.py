@@ -223,6 +223,9 @@ def sweep(profile, full=FULL, seed=2024, only=None):
                 continue
             counts[res] = counts.get(res, 0) + 1
             facts["cuts"] += 1
+            if full and facts["cuts"] % 1000 == 0:
+                print("%s: %d cut points so far (step %d), %d failed"
+                      % (profile, facts["cuts"], i, len(fails)), flush=True)
         ops0 = f.ops
         getattr(s, kind)(*step[1])
         assert not s.critical, s.reason
