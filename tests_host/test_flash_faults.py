@@ -646,3 +646,23 @@ def test_cut_at_every_operation_of_the_ram_clear_of_a_critical_journal():
         outcomes[got == CRITICAL] = outcomes.get(got == CRITICAL, 0) + 1
     assert outcomes.get(True) and outcomes.get(False)
     assert ops0 == f0.ops
+
+
+def test_ram_clear_split_across_passes_keeps_retired_sectors():
+    """erase_for_format (the RAM clear of a critical journal, a sector a
+    loop pass) ends although a retired sector is never erased (its mark
+    stays), and the cleared journal still skips it."""
+    f, j, logged = _worn_run([3])
+    assert j.wear[3] == J._RETIRED
+    n = 0
+    while j.erase_for_format():
+        n += 1
+        assert n <= j.m
+    j.format(True, j.seq + 5)
+    assert f.peek(11 * SECTOR, 16) == b"\x00" * 16
+    for i in range(400):
+        j.append(b"after clear %d" % i)
+        if j.should_snapshot():
+            j.write_snapshot(b"s" * 100)
+    j2 = J.Journal(f, max_snapshot=2048)
+    assert j2.mount() != J.CRITICAL and j2.wear[3] == J._RETIRED

@@ -809,7 +809,7 @@ class Journal:
         critical journal is not 64 erases (25.6 s at the datasheet maximum)
         in one pass. True if it erased one, False when none is left."""
         for s in range(self.m):
-            if not self.ready[s]:
+            if not self.ready[s] and self.wear[s] != _RETIRED:  # a mark stays
                 self._prepare(s)
                 return True
         return False
