@@ -42,7 +42,9 @@ _S_BTYPE = const(11)
 _S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
 _S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
 _S_RET = const(14)  # retired: a worn sector, marked (see _retire)
-_MARK = const(16)  # zero bytes at offset 0 that mark a retired sector
+# What marks a retired sector at offset 0: zeros no entry header starts
+# with, and a text an all-zero (wrecked) sector does not have.
+_MARK = b"\x00" * 16 + b"retired sector\x00\x00"
 _WORN = const(1)  # Journal.wear: found worn, retired once nothing in it is live
 _RETIRED = const(2)  # Journal.wear: marked, skipped by the ring
 
@@ -118,8 +120,8 @@ def _blank(mv, o, scratch):
 def _marked(mv):
     """True if the sector starts with the retire mark. No entry starts so:
     its seq (>= 1) keeps a 1 bit that no torn program can clear."""
-    for i in range(_MARK):
-        if mv[i]:
+    for i in range(len(_MARK)):
+        if mv[i] != _MARK[i]:
             return False
     return True
 
@@ -629,13 +631,14 @@ class Journal:
 
     def _retire(self, s):
         """A worn logical sector that holds nothing live: both copies erased
-        and marked (16 zero bytes at offset 0), so this and every later
+        and marked (_MARK at offset 0), so this and every later
         mount skips it (the healthy copy keeps the mark whatever the worn
         one does). A cut before the mark lands leaves it to be found worn
         again."""
         c = self._c
         for i in range(_PAGE):
-            c[i] = 0 if i < _MARK else 0xFF
+            c[i] = 0xFF
+        c[:len(_MARK)] = _MARK
         for phys in (s, self.m + s):
             self._erase(phys)
             self.dev.writeblocks(phys, c, 0)
