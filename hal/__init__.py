@@ -27,6 +27,8 @@ buttons
         BET_DOWN, ONOFF, ODDS, REPEAT, CLEAR, ROLL, CASHOUT, HELP) newly pressed,
         debounced (50 ms polling debouncer): each press reported once.
     held() -> int mask of held buttons (bit = code). Names: hal.buttons.names.
+    busy() -> int mask of keys whose change the debouncer has not accepted yet
+        (the controller starts no flash erase then: a short press would be missed).
 display
     framebuf.FrameBuffer subclass, 128x64 MONO_VLSB (SSD1306), width, height;
     show() -> None sends the frame (about 25 ms over 400 kHz I2C); show(part)

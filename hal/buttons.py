@@ -82,3 +82,10 @@ class Buttons:
 
     def held(self):
         return self._deb.state
+
+    def busy(self):
+        """Mask of keys whose new level is not accepted yet. While it is not 0
+        the caller must keep polling: work that stops the loop (a flash erase)
+        would let a short press go unseen."""
+        d = self._deb
+        return d._raw ^ d.state

@@ -469,6 +469,32 @@ def test_erase_maintenance_runs_when_idle():
     check(d)
 
 
+def test_no_erase_while_a_key_settles():
+    """A key that went down but is not debounced yet keeps the loop polling:
+    an erase then (tens of ms with the CPU stopped on rp2) let a short press
+    go unseen on the emulated Pico."""
+    b, d = make(seed=17)
+    st = d.ctl.store
+    d.bill(50)
+    for _ in range(400):  # commits until the log has used a prepared sector
+        d.press("BET_UP")
+        d.press("BET_DOWN")
+        if st.erase_pending():
+            break
+    assert st.erase_pending()
+    last = d.ctl._last_input
+    assert d.until(lambda: b.clock.ticks_ms() - last >= 2980, 4000)
+    before = d.ctl.erases
+    b.buttons.set_raw(1 << B.NEXT)  # down 20 ms before the loop would be idle
+    d.run(40)
+    assert b.buttons.busy() == 1 << B.NEXT
+    assert b.clock.ticks_ms() - last >= 3000 and not d.ctl.idle(b.clock.ticks_ms())
+    assert d.ctl.erases == before and st.erase_pending()
+    d.run(100)
+    assert b.buttons.held() == 1 << B.NEXT and b.buttons.busy() == 0
+    check(d)
+
+
 def test_profile_etg_screens():
     b, d = make(seed=18, profile="etg")
     led = d.ctl.store.ledger

@@ -533,6 +533,7 @@ class Controller:
         g = self.game
         return (g.state == BETTING and not g.rolling() and not self.audit_mode
                 and ticks_diff(now_ms, self._last_input) >= _IDLE_MS
+                and not self.board.buttons.busy()
                 and not self.money.busy() and self.money.quiet_for(now_ms) >= GAP_MS
                 and not self.store.ledger.escrow
                 and not (0 <= g.remaining_ms < 1000))

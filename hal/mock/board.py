@@ -149,6 +149,9 @@ class MockButtons:
     def held(self):
         return self._bank.held()
 
+    def busy(self):
+        return self._bank.busy()
+
 
 class MockSwitch:
     """value() debounced like the hardware; set(level)/toggle() drive it."""
