@@ -106,10 +106,11 @@ def test_every_board_side_snippet_of_a_deploy_runs_on_the_unix_port(tmp_path):
     for code in codes[:2]:
         subprocess.run([mp, "-c", code], cwd=tmp_path, check=True)
         assert (tmp_path / D.FLAG).exists()
-    for name in release.FS_FILES:
+    for name in release.FS_FILES + release.STATE_FILES:
         (tmp_path / name).write_bytes(b"# release\n")
     subprocess.run([mp, "-c", codes[2]], cwd=tmp_path, check=True)
-    assert sorted(os.listdir(tmp_path)) == sorted(release.FS_FILES + (D.FLAG,))
+    keep = release.FS_FILES + release.STATE_FILES  # the provisioned mark stays
+    assert sorted(os.listdir(tmp_path)) == sorted(keep + (D.FLAG,))
     for _ in range(2):  # also when a format already took the flag
         subprocess.run([mp, "-c", codes[3]], cwd=tmp_path, check=True)
-    assert sorted(os.listdir(tmp_path)) == sorted(release.FS_FILES)
+    assert sorted(os.listdir(tmp_path)) == sorted(keep)

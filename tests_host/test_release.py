@@ -88,7 +88,8 @@ def test_release_digest_hashes_image_and_release_files_and_reports_strays():
 def test_verify_and_readout_use_the_image_where_there_is_one():
     from firmware.audit.readout import Readout
     from test_audit_support import make, IDENT
-    root = _tree(RELEASE_TREE + STRAYS[:1])
+    # the provisioned mark is the cabinet's own file: not a stray
+    root = _tree(RELEASE_TREE + STRAYS[:1] + (("journal.provisioned", b"journal provisioned\n"),))
     assert for_board(root).release is None  # host: the tree digest
     saved = running.read
     running.read = lambda: IMAGE
@@ -108,6 +109,16 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
     finally:
         running.read = saved
         _rmtree(TMP)
+
+
+def test_the_provisioned_mark_is_a_state_file_of_the_release():
+    """hal/common.py keeps the mark in a file; Verify and tools/deploy know it
+    from firmware/release.py STATE_FILES (deploy deleting it would let a wiped
+    journal pass for a new cabinet)."""
+    with open("hal/common.py") as f:  # both runners work in the repository root
+        src = f.read()
+    assert 'Marker("/%s")' % release.STATE_FILES[0] in src
+    assert not set(release.STATE_FILES) & set(release.FS_FILES)
 
 
 def test_audit_menu_verify_shows_the_image_digest_and_the_strays():

@@ -20,7 +20,9 @@ Sequence (every step printed; --dry-run prints without running):
     journal region (top 256 KiB of the storage area) and the esp32 "journal"
     partition are never written.
  3. the release's filesystem files, copied with mpremote.
- 4. stale files: every other file on the board's filesystem is deleted.
+ 4. stale files: every other file on the board's filesystem is deleted,
+    except the ones the cabinet writes itself (STATE_FILES: the journal's
+    provisioned mark).
  5. the flag is deleted last and the board reset: the cabinet starts.
 A deploy cut anywhere before 5 leaves the flag: the board stays in safe boot.
 
@@ -46,13 +48,13 @@ ESP32_PARTS = (("0x1000", "bootloader/bootloader.bin"),
                ("0x10000", "micropython.bin"))
 
 
-def fs_files():
-    """FS_FILES from firmware/release.py (read as data)."""
+def fs_files(name="FS_FILES"):
+    """FS_FILES (or STATE_FILES) from firmware/release.py (read as data)."""
     with open(os.path.join(ROOT, "firmware", "release.py")) as f:
         for node in ast.parse(f.read()).body:
-            if isinstance(node, ast.Assign) and node.targets[0].id == "FS_FILES":
+            if isinstance(node, ast.Assign) and node.targets[0].id == name:
                 return tuple(ast.literal_eval(node.value))
-    raise SystemExit("firmware/release.py has no FS_FILES")
+    raise SystemExit("firmware/release.py has no " + name)
 
 
 def stale_script(keep):
@@ -99,7 +101,9 @@ def plan(board, port, image, drive, with_image, safe_only):
         steps += [("sleep", 5), set_flag]
     keep = fs_files()
     steps.append(mp + ["fs", "cp"] + [os.path.join(ROOT, f) for f in keep] + [":"])
-    steps.append(mp + ["exec", stale_script(keep + (FLAG,))])
+    # the cabinet's own files (the provisioned mark) are not stale: deleting the
+    # mark would let a wiped journal pass for a new cabinet
+    steps.append(mp + ["exec", stale_script(keep + fs_files("STATE_FILES") + (FLAG,))])
     steps.append(mp + ["exec", 'import os; "{0}" in os.listdir() and os.remove("{0}")'.format(FLAG)])
     steps.append(mp + ["reset"])
     return steps

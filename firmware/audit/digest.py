@@ -17,7 +17,8 @@ first, as "image" + "\n" + size + "\n" + its bytes (rp2: flash from
 0x10000000 to the SDK's binary end, hal.image.read()), then the release's
 filesystem files (firmware.release.FS_FILES) as above. The whole filesystem is
 listed: any other file is reported in `extras` (it changes nothing that runs:
-sys.path holds only '.frozen', but it was not installed by the release).
+sys.path holds only '.frozen', but it was not installed by the release), except
+the files the cabinet writes itself (firmware.release.STATE_FILES).
 tools/digest FILE.uf2 computes the same from the UF2 and the release tree.
 
 Shell equivalent of the tree digest (in the release root):
@@ -85,7 +86,7 @@ class Digest:
     -> DONE (hexdigest set) or FAILED (error set). `extras`: files found
     that the release does not install (release mode only)."""
 
-    def __init__(self, root=".", image=None, release=None, hasher=None):
+    def __init__(self, root=".", image=None, release=None, hasher=None, own=()):
         self.root = root
         self.state = LISTING
         self.hexdigest = None
@@ -96,6 +97,7 @@ class Digest:
         self.done_bytes = 0
         self.index = 0       # next file to hash
         self.release = release
+        self.own = own       # files the cabinet writes itself: neither hashed nor strays
         self._image = image
         self._ipos = 0
         if release is None:
@@ -178,7 +180,7 @@ class Digest:
             if self.release is not None:  # the whole filesystem: report strays
                 if _is_dir(full):
                     self._dirs.append(sub)
-                elif sub not in self.release:
+                elif sub not in self.release and sub not in self.own:
                     self.extras.append(sub)
                 continue
             if name.startswith(".") or name == "__pycache__":
@@ -239,4 +241,4 @@ def for_board(root=".", hasher=None):
     if image is None:
         return Digest(root, hasher=hasher)
     from firmware import release
-    return Digest(root, image, release.FS_FILES, hasher)
+    return Digest(root, image, release.FS_FILES, hasher, release.STATE_FILES)
