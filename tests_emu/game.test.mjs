@@ -68,9 +68,17 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     assert.deepEqual(c.board.rolls.slice(-2), [[0, 5], [3, 4]]);
     await c.runFor(500);
     assert.match(text(), /LAST 7/);
+    // since issue 8 a winning line bet stays up on the layout: the $2 win is paid to the
+    // credits, the $2 stake stays on the pass line for the next come-out
     const st = await c.status();
-    assert.equal(st.credits, '2300'); // $19 + the $2 back + $2 won, in cents
+    assert.equal(st.credits, '2100'); // $19 + $2 won, in cents
     assert.equal(st.games, '1');
+    assert.match(text(), /ON 2\.00/);
+    const g = await c.request('RECALL 0');
+    assert.ok(g.lines.includes('dice=3 4'), g.lines.join('\n'));
+    assert.ok(g.lines.includes('rerolls=1'), g.lines.join('\n'));
+    assert.ok(g.lines.includes('credits_before=1900') && g.lines.includes('credits_after=2100'), g.lines.join('\n'));
+    assert.deepEqual(g.lines.filter((l) => l.startsWith('bet=')), ['bet=pass 0 win 200 200'], g.lines.join('\n'));
     c.savePNG(path.join(OUT, 'win.png'));
   });
 
@@ -90,7 +98,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
     await c.runFor(800);
     assert.ok(c.board.lamps().includes('AMBER'));
     assert.equal(c.board.inhibited(), true);
-    assert.doesNotMatch(text(), /INSERT|CR 23/);
+    assert.doesNotMatch(text(), /INSERT|CR 21/);
     c.savePNG(path.join(OUT, 'audit.png'));
     c.board.key = false;
     await c.runFor(800);
@@ -99,14 +107,23 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
   });
 
   it('cashes out on a ticket over the printer UART', async () => {
+    // cashout takes the pass line bet down (no point yet: not a contract bet) and pays it all;
+    // since issue 9/SAS the voucher carries the amount and an 18-digit validation number (no
+    // credits line)
     await c.board.press(BUTTON.CASHOUT);
     await c.runFor(1000);
     const t = c.board.tickets();
     assert.equal(t.length, 1, JSON.stringify(t));
     assert.match(t[0], /CASHOUT VOUCHER/);
-    assert.match(t[0], /CREDITS 23/);
     assert.match(t[0], /AMOUNT \$23\.00/);
-    assert.equal((await c.status()).credits, '0');
+    const v = /VALIDATION (\d{18})/.exec(t[0]);
+    assert.ok(v, t[0]);
+    const tk = await c.request('TICKET');
+    assert.ok(tk.lines.includes('number=' + v[1]), tk.lines.join('\n'));
+    assert.ok(tk.lines.includes('amount=2300'), tk.lines.join('\n'));
+    const st = await c.status();
+    assert.equal(st.credits, '0');
+    assert.doesNotMatch(text(), /ON 2\.00/);
     assert.equal(c.traceback(), null);
   });
 });

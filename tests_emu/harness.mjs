@@ -78,21 +78,102 @@ print(b.hex())`);
   return map;
 }
 
-/** The display as 8 lines of 16 characters (framebuf's 8x8 font; '?' = not a glyph, e.g. dice;
- * an inverted row reads as plain text). */
+/**
+ * The display read back as text lines, the way firmware/cabinet/render.py draws them: lines
+ * stacked from the top, each 8, 16 or 24 pixels high (1x, 2x, 3x font parts sitting on the
+ * line's baseline, parts 3 pixels apart), a highlighted line inverted. Each band is read left
+ * to right, matching framebuf's 8x8 glyphs at every scale; the split into lines is the one that
+ * leaves the fewest lit pixels unread. Blank runs become spaces (one per 8 pixels, at least one
+ * for a gap between parts); pixels no glyph explains (dice) read as '?'.
+ */
 export function screenText(display) {
-  const lines = [];
-  for (let row = 0; row < 8; row++) {
-    let line = '';
-    for (let col = 0; col < 16; col++) {
-      const cell = display.ram.subarray(row * 128 + col * 8, row * 128 + col * 8 + 8);
-      const hex = Buffer.from(cell).toString('hex');
-      const inv = Buffer.from(cell.map((b) => ~b & 0xff)).toString('hex');
-      line += glyphs.get(hex) ?? glyphs.get(inv) ?? '?';
+  const px = (x, y) => (display.ram[(y >> 3) * 128 + x] >> (y & 7)) & 1;
+  const best = new Map(); // y -> { cost, lines }
+  const solve = (y) => {
+    if (y >= 64) return { cost: 0, lines: [] };
+    if (best.has(y)) return best.get(y);
+    let top = null;
+    for (const h of [8, 16, 24]) {
+      if (y + h > 64) break;
+      const band = readBand(px, y, h);
+      const rest = solve(y + h);
+      const cost = band.cost + rest.cost;
+      if (!top || cost < top.cost) top = { cost, lines: [band.text, ...rest.lines] };
     }
-    lines.push(line.trimEnd());
+    best.set(y, top);
+    return top;
+  };
+  return solve(0).lines;
+}
+
+function readBand(px0, y, h) {
+  let lit = 0;
+  for (let yy = y; yy < y + h; yy++) for (let x = 0; x < 128; x++) lit += px0(x, yy);
+  // a highlighted (inverted) line is a full-width lit 8-pixel band
+  const inv = h === 8 && lit > (128 * 8) / 2;
+  const px = inv ? (x, yy) => 1 - px0(x, yy) : px0;
+  const col = (x) => {
+    let n = 0;
+    for (let yy = y; yy < y + h; yy++) n += px(x, yy);
+    return n;
+  };
+  let text = '';
+  let cost = 0;
+  let blank = 0;
+  let junk = false;
+  const flush = () => {
+    if (blank >= 3) text += ' '.repeat(Math.max(1, Math.round(blank / 8)));
+    blank = 0;
+  };
+  for (let x = 0; x < 128;) {
+    let hit = null;
+    for (let k = h / 8; k >= 1 && !hit; k--) {
+      const ch = glyphAt(px, x, y, h, k);
+      if (ch) hit = { ch, k };
+    }
+    if (hit) {
+      flush();
+      junk = false;
+      text += hit.ch;
+      x += 8 * hit.k;
+      continue;
+    }
+    const n = col(x);
+    if (n === 0) {
+      blank++;
+      junk = false;
+    } else {
+      flush();
+      cost += n;
+      if (!junk) text += '?';
+      junk = true;
+    }
+    x++;
   }
-  return lines;
+  return { text: text.trimEnd(), cost };
+}
+
+/** The glyph drawn at scale k with its left edge at x, on the baseline of the band (y, h), the
+ * band above it blank; null if none. */
+function glyphAt(px, x, y, h, k) {
+  if (x + 8 * k > 128) return null;
+  const top = y + h - 8 * k;
+  for (let yy = y; yy < top; yy++) for (let xx = x; xx < x + 8 * k; xx++) if (px(xx, yy)) return null;
+  let key = '';
+  let any = false;
+  for (let c = 0; c < 8; c++) {
+    let byte = 0;
+    for (let r = 0; r < 8; r++) {
+      const x0 = x + c * k;
+      const y0 = top + r * k;
+      const v = px(x0, y0);
+      for (let dy = 0; dy < k; dy++) for (let dx = 0; dx < k; dx++) if (px(x0 + dx, y0 + dy) !== v) return null;
+      byte |= v << r;
+    }
+    any ||= byte !== 0;
+    key += byte.toString(16).padStart(2, '0');
+  }
+  return any ? glyphs.get(key) ?? null : null;
 }
 
 /**
@@ -134,7 +215,7 @@ export class Cabinet {
   get display() {
     return this.board.display;
   }
-  /** The screen as text: 8 lines of up to 16 characters. */
+  /** The screen as text lines (screenText). */
   screen() {
     return screenText(this.display);
   }
