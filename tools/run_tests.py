@@ -2,12 +2,14 @@
 
 Stages: pytest (CPython), MicroPython unix port suites (tests_host/mp_suites.txt),
 mpy-cross over every file that ships to the board, pyright over the drivers, and
-the cabinet's rp2 image in the emulator (tests_emu/, node:test).
+the cabinet's rp2 image in the emulator (tests_emu/, node:test; beside the
+others in a thread; EMU=0 leaves it out).
 """
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -76,34 +78,54 @@ def stage_typecheck():
     return (0, 1) if LAST_RC[0] else (1, 0)
 
 
-def stage_emulator():
+def stage_emulator(out):
     """The cabinet UF2 built (cached) and booted in rp2040js: tests_emu/*.test.mjs.
-    Skipped, with one line saying why, when shared/rp2-emu is not beside the clone."""
+    Skipped, with one line saying why, when shared/rp2-emu is not beside the clone.
+    Runs beside the other stages (its own thread, output kept in `out` and
+    printed at the end): the emulator is one CPU-bound node process, pytest and
+    the MicroPython suites the other core's work."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import build_firmware
     shared = build_firmware.shared_dir()
     if build_firmware.find_tarball() is None or shared is None or \
             not os.path.exists(os.path.join(shared, "bootrom_b1.bin")):
-        print("emulator: SKIPPED - shared/rp2-emu/ (MicroPython source tarball + RP2040 bootrom)"
-              " not found beside the clone; the rp2 image and the emulator tests did not run")
+        out.append("emulator: SKIPPED - shared/rp2-emu/ (MicroPython source tarball + RP2040 bootrom)"
+                   " not found beside the clone; the rp2 image and the emulator tests did not run\n")
         return 0, 0
-    run([os.path.join(ROOT, "tools", "build-firmware"), "rp2", "--quiet"])
-    if LAST_RC[0]:
+    start = time.time()
+    if run_quiet([os.path.join(ROOT, "tools", "build-firmware"), "rp2", "--quiet"], out):
         return 0, 1
     emu = os.path.join(ROOT, "tests_emu")
-    if npm_ci(emu):
+    if npm_ci(emu, out):
         return 0, 1
     env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
     tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
-    out = run(["node", "--test", "--test-reporter=tap", "--test-concurrency=1"] + tests, env=env)
-    passed = int(counts(out, r"# pass (\d+)") or 0)
-    failed = int(counts(out, r"# fail (\d+)") or 0) + int(counts(out, r"# cancelled (\d+)") or 0)
-    if LAST_RC[0] and not failed:
+    rc = run_quiet(["node", "--test", "--test-reporter=spec", "--test-concurrency=1"] + tests, out,
+                   env=env)
+    text = "".join(out)
+    passed = int(counts(text, r"\u2139 pass (\d+)") or 0)
+    failed = int(counts(text, r"\u2139 fail (\d+)") or 0) + \
+        int(counts(text, r"\u2139 cancelled (\d+)") or 0)
+    skipped = int(counts(text, r"\u2139 skipped (\d+)") or 0)
+    if skipped:  # only missing() skips them, and the stage checked what it needs
+        out.append("emulator: %d tests skipped although shared/rp2-emu is there\n" % skipped)
+        failed += skipped
+    if rc and not failed:
         failed = 1
+    out.append("emulator stage took %.0f s (wall)\n" % (time.time() - start))
     return passed, failed
 
 
-def npm_ci(folder):
+def run_quiet(cmd, out, env=None):
+    """run() for a stage in a thread: output into `out`, returns the exit code."""
+    out.append("$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) + "\n")
+    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       env=env)
+    out.append(r.stdout)
+    return r.returncode
+
+
+def npm_ci(folder, out=None):
     """`npm ci` from the lockfile, skipped while node_modules matches it."""
     import hashlib
     with open(os.path.join(folder, "package-lock.json"), "rb") as f:
@@ -115,8 +137,13 @@ def npm_ci(folder):
                 return 0
     except OSError:
         pass
-    run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", folder])
-    if LAST_RC[0]:
+    cmd = ["npm", "ci", "--no-audit", "--no-fund", "--prefix", folder]
+    if out is not None:
+        rc = run_quiet(cmd, out)
+    else:
+        run(cmd)
+        rc = LAST_RC[0]
+    if rc:
         return 1
     with open(stamp, "w") as f:
         f.write(want)
@@ -139,15 +166,23 @@ def run(cmd, env=None):
 def main(argv):
     start = time.time()
     results = []
+    emu = None
+    if os.environ.get("EMU", "1") != "0":
+        emu_out = []
+        emu_result = []
+        emu = threading.Thread(target=lambda: emu_result.append(stage_emulator(emu_out)))
+        emu.start()
     results.append(("pytest", stage_pytest(argv)))
     results.append(("micropython", stage_micropython()))
     results.append(("mpy-cross", stage_mpy_cross()))
     if os.path.exists(os.path.join(ROOT, "tools", "typecheck")):
         results.append(("pyright", stage_typecheck()))
-    if os.environ.get("EMU") == "1":
-        results.append(("emulator", stage_emulator()))
+    if emu is not None:
+        emu.join()
+        sys.stdout.write("".join(emu_out))
+        results.append(("emulator", emu_result[0] if emu_result else (0, 1)))
     else:
-        print("emulator: not run (EMU=1 tools/test runs the cabinet on the emulated Pico)")
+        print("emulator: not run (EMU=0)")
     print()
     for name, (p, f) in results:
         print("  %-12s %6d passed, %d failed" % (name, p, f))
