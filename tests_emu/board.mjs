@@ -8,6 +8,7 @@
 // Times are emulated milliseconds (pico.simMs); the models run on rp2040js clock alarms so the
 // emulator's sleep fast-forward sees them.
 import zlib from 'node:zlib';
+import { WALL_MS } from './pico.mjs';
 
 export const PIN = {
   TECH_TX: 0, TECH_RX: 1, PRN_TX: 4, PRN_RX: 5, LAMPS: [2, 3, 6, 7], SDA: 8, SCL: 9,
@@ -355,7 +356,7 @@ export class CabinetBoard {
    * up to waitMs; false if it stayed inhibited.
    */
   async insert(count, { coin = false, lowMs = 50, gapMs = 50, waitMs = 10000 } = {}) {
-    if (!(await this.pico.runUntil(() => !this.inhibited(), { simMs: waitMs, wallMs: 120000 }))) return false;
+    if (!(await this.pico.runUntil(() => !this.inhibited(), { simMs: waitMs, wallMs: WALL_MS }))) return false;
     this.pulseTrain(coin ? PIN.COIN : PIN.BILL, count, lowMs, gapMs);
     return true;
   }

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Pico } from './pico.mjs';
+import { Pico, WALL_MS } from './pico.mjs';
 import { CabinetBoard } from './board.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -180,7 +180,7 @@ function glyphAt(px, x, y, h, k) {
  * Boot `uf2` with `files` on the filesystem (no main.py unless given), run `code` over the raw
  * REPL. Resolves to { out, err, reset, pico }.
  */
-export async function runPython({ files = {}, code, uf2 = UF2, wallMs = 120000, flashTiming } = {}) {
+export async function runPython({ files = {}, code, uf2 = UF2, wallMs = WALL_MS, flashTiming } = {}) {
   const flashBytes = await flashWithFiles(files, { uf2 });
   const pico = new Pico({ firmware: null, flashBytes, bootrom: BOOTROM, flashTiming });
   await pico.waitReady({ wallMs });
@@ -222,13 +222,13 @@ export class Cabinet {
   /** Run until the display received a new frame (or simMs pass); true if one came. */
   async waitFrame({ simMs = 5000 } = {}) {
     const f0 = this.display.frames;
-    return this.pico.runUntil(() => this.display.frames > f0 || this.traceback(), { simMs, wallMs: 120000 });
+    return this.pico.runUntil(() => this.display.frames > f0 || this.traceback(), { simMs, wallMs: WALL_MS });
   }
   /** Run until the controller drew its first screen (the driver's init frame is blank). */
   async waitScreen({ simMs = 20000 } = {}) {
     this.display.ram.fill(0);
     return this.pico.runUntil(() => this.display.ram.some((b) => b) || this.traceback() || this.pico.cutPending,
-      { simMs, wallMs: 120000 });
+      { simMs, wallMs: WALL_MS });
   }
   /** A Python traceback on the USB console (the cabinet died), or null. */
   traceback() {
@@ -236,10 +236,10 @@ export class Cabinet {
     return i < 0 ? null : this.pico.console.slice(i);
   }
   async runFor(ms) {
-    await this.pico.runFor(ms, { wallMs: 600000 });
+    await this.pico.runFor(ms, { wallMs: WALL_MS });
   }
   async runUntil(pred, simMs) {
-    return this.pico.runUntil(pred, { simMs, wallMs: 600000 });
+    return this.pico.runUntil(pred, { simMs, wallMs: WALL_MS });
   }
   /**
    * One read-out request on the technician UART (firmware/audit/readout.py): resolves to
@@ -268,7 +268,7 @@ export class Cabinet {
    * Run a host tool against the technician port (tools/meters --tcp ...): the UART is bridged
    * to a local TCP port while the emulator keeps running. Resolves to { code, stdout, stderr }.
    */
-  async tool(argv, { wallMs = 120000 } = {}) {
+  async tool(argv, { wallMs = WALL_MS } = {}) {
     const board = this.board;
     let sock = null;
     const server = net.createServer((s) => {

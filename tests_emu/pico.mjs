@@ -17,6 +17,9 @@ import { BasePeripheral, ConsoleLogger, GPIOPinState, LogLevel, RP2040, USBCDC }
 import { decodeBlock } from 'uf2';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+// Wall-clock guard against a hung emulator only: every wait is bounded in emulated time,
+// and a loaded CI machine (2 cores, the other stages beside) may run it several times slower.
+export const WALL_MS = Number(process.env.EMU_WALL_MS || 30 * 60 * 1000);
 export const FLASH_SIZE = 2 * 1024 * 1024; // W25Q16JV on a Raspberry Pi Pico
 export const FS_OFFSET = FLASH_SIZE - 1408 * 1024; // 0xA0000: rp2 RPI_PICO littlefs (352 x 4 KiB)
 export const FS_BLOCK_SIZE = 4096;
@@ -564,7 +567,7 @@ export class Pico {
   }
 
   /** Run until pred() is true. Limits: wallMs (real time) and simMs (emulated time). */
-  async runUntil(pred, { wallMs = 60000, simMs = Infinity, stopOnReset = false } = {}) {
+  async runUntil(pred, { wallMs = WALL_MS, simMs = Infinity, stopOnReset = false } = {}) {
     const t0 = Date.now();
     const sim0 = this.simMs;
     let k = 0;
@@ -592,12 +595,12 @@ export class Pico {
   }
 
   /** Boot to the point where the USB REPL is usable. */
-  async waitReady({ wallMs = 30000 } = {}) {
+  async waitReady({ wallMs = WALL_MS } = {}) {
     await this.runUntil(() => this.usbReady, { wallMs });
     await this.runFor(50, { wallMs });
   }
 
-  async enterRawRepl({ wallMs = 30000 } = {}) {
+  async enterRawRepl({ wallMs = WALL_MS } = {}) {
     // Ctrl-A can be lost when it arrives while boot.py still runs: ask again until the raw
     // prompt shows (the reference harness waits once, forever)
     for (let tries = 0; tries < 10; tries++) {
@@ -618,7 +621,7 @@ export class Pico {
    * { out, err, reset } - err is the traceback text ('' on success); reset is true
    * if the chip was reset (watchdog / machine.reset()) before the code finished.
    */
-  async exec(code, { wallMs = 60000, onOutput } = {}) {
+  async exec(code, { wallMs = WALL_MS, onOutput } = {}) {
     this.clearConsole();
     const resets0 = this.resets;
     this.write(code);

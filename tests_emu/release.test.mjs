@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cabinet, missing, ROOT, UF2 } from './harness.mjs';
+import { WALL_MS } from './pico.mjs';
 
 const why = missing();
 
@@ -48,7 +49,7 @@ describe('the release on the emulated Pico', { skip: why ?? false }, () => {
     await c.pico.enterRawRepl(); // mpremote's Ctrl-C: main.py stops, nobody feeds
     await c.pico.putFile('/SAFE_BOOT', '');
     const back = await c.pico.runUntil(() => /SAFE BOOT \(flag\)/.test(c.pico.console),
-      { simMs: 15000, wallMs: 120000 });
+      { simMs: 15000, wallMs: WALL_MS });
     assert.ok(back, c.pico.console.slice(-400));
     assert.equal(c.pico.resets, resets + 1); // the watchdog reset the chip, as it will on a board
     await c.runFor(8000); // nothing arms the watchdog now: no further reset

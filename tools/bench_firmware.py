@@ -19,8 +19,10 @@ emulated Pico (tools/bench_rp2.mjs + tools/bench_rp2_session.py), for the
 frozen release image and for the image whose cabinet code is .mpy files on
 its filesystem: heap free after boot, with the controller up, at roll 100
 and at the end; emulated time per game cycle and per screen; then (frozen)
-the boot time with the journal the session left and the longest
-interrupts-off window while the idle cabinet erases ahead.
+the release booted with a full journal region (made on the host: the longest
+log the journal allows) and with a blank one, and with the journal the
+session left: time to the first screen and the longest interrupts-off
+window while the idle cabinet erases ahead. --rolls 0: only those boots.
 """
 import sys
 
@@ -114,6 +116,34 @@ def rp2_fs_image(root, out, tmp, mpy):
     return n
 
 
+def rp2_full_journal(root, out):
+    """The journal region with the longest log it allows (tools/bench_journal.py: the
+    scripted cabinet session's records after a snapshot with a full game recall, up to the
+    point where the next commit would snapshot), written on the host with the same journal
+    code; tools/bench_rp2.mjs puts it where hal/rp2/storage.py keeps the journal."""
+    import os
+    sys.path.insert(0, os.path.join(root, "tools"))
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        import bench_journal as BJ
+        cab = BJ.Cabinet(100000)
+        f, recs = BJ.fill_for_mount(cab.workload, cab.state)
+    finally:
+        os.chdir(cwd)
+    img = f.image()
+    with open(out, "wb") as fh:
+        fh.write(img)
+    from firmware.store import journal as J
+    from hal.mock.norflash import NorFlash
+    copy = NorFlash(len(img))  # mounting may repair: never on the image written
+    copy.load_image(img)
+    j = J.Journal(copy)
+    j.mount()
+    snap = len(j.snapshot())
+    return "%d records after a %d B snapshot, %d KiB region" % (recs, snap, len(f.image()) // 1024)
+
+
 def rp2_main(root, argv):
     """tools/bench firmware --rp2 [--rolls N] [--variant frozen|mpy]: the figures on the real
     MicroPython rp2 port in the emulated Pico (emulated time at 125 MHz)."""
@@ -152,6 +182,10 @@ def rp2_main(root, argv):
                    "--fs-image", img, "--rolls", rolls, "--timed", timed]
             if v == "frozen":
                 cmd.append("--boot-check")
+                full = os.path.join(tmp, "journal-full.bin")
+                print("== a full journal region for the boot figure: %s" % rp2_full_journal(root, full),
+                      flush=True)
+                cmd += ["--journal-image", full]
             rc |= subprocess.run(cmd, cwd=root).returncode
     return rc
 

@@ -303,4 +303,5 @@ def main(argv):
         print(out.stdout.strip() or out.stderr.strip())
 
 
-main(sys.argv[1:])
+if __name__ == "__main__":  # tools/bench_firmware.py --rp2 imports fill_for_mount
+    main(sys.argv[1:])

@@ -3,13 +3,17 @@
 // tools/bench_rp2_session.py over the raw REPL (the real rp2 board, fake clock), then, with
 // --boot-check, puts main.py on the filesystem and powers up again with the journal the session
 // left: time to the first screen, and the longest interrupts-off window while the idle cabinet
-// erases ahead (flash with W25Q16JV busy times).
-//   node tools/bench_rp2.mjs --uf2 F --fs-image IMG --rolls N --timed T [--boot-check]
+// erases ahead (flash with W25Q16JV busy times). --journal-image J (a full journal region,
+// tools/bench_firmware.py makes it on the host with tools/bench_journal.py: the longest log
+// the journal allows, just before its next snapshot) boots the release with that journal and
+// with a blank one: time to the first screen, and the interrupts-off windows of the erases the
+// idle cabinet then schedules. --rolls 0 skips the session.
+//   node tools/bench_rp2.mjs --uf2 F --fs-image IMG --rolls N --timed T [--boot-check] [--journal-image J]
 import fs from 'node:fs';
 import path from 'node:path';
-import { BOOTROM, ROOT, cabinet, missing } from '../tests_emu/harness.mjs';
+import { BOOTROM, ROOT, cabinet, flashWithFiles, missing, releaseFiles } from '../tests_emu/harness.mjs';
 import { CabinetBoard } from '../tests_emu/board.mjs';
-import { FS_OFFSET, Pico } from '../tests_emu/pico.mjs';
+import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -20,16 +24,46 @@ const uf2 = opt('--uf2');
 const rolls = Number(opt('--rolls', 1000));
 const timed = Number(opt('--timed', 20));
 const say = (k, v) => console.log(`BENCH ${k} ${v}`);
+// hal/rp2/storage.py: the journal is the top 256 KiB of the 1408 KiB storage area
+const JOURNAL_LEN = 256 * 1024;
+const JOURNAL_OFFSET = FS_OFFSET + 1408 * 1024 - JOURNAL_LEN;
+
+/** Boot the release with `journal` (bytes, or null: blank) in the journal region; first screen,
+ * then 10 s idle: the erases the cabinet schedules and the longest interrupts-off window. */
+async function journalBoot(label, journal) {
+  const flash = Buffer.from(await flashWithFiles(releaseFiles(), { uf2 }));
+  flash.fill(0xff, JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN);
+  if (journal) flash.set(journal.subarray(0, JOURNAL_LEN), JOURNAL_OFFSET);
+  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, bootMs: 60000 });
+  if (c.traceback()) throw new Error(c.traceback());
+  say(`${label}_boot_to_screen_ms`, c.pico.simMs.toFixed(0));
+  const st = await c.status();
+  say(`${label}_boot_status`, `critical=${st.critical} lock=${st.lock} games=${st.games} events=${st.events}`);
+  if (st.critical !== '0') throw new Error(`${label}: the store did not boot (critical)`);
+  const irqBoot = c.pico.irqOffMaxNs ?? 0;
+  c.pico.irqOffMaxNs = 0;
+  const erases0 = c.pico.flash.stats.sectorErases;
+  await c.runFor(10000);
+  say(`${label}_idle_erases_10s`, c.pico.flash.stats.sectorErases - erases0);
+  say(`${label}_irq_off_max_ms_boot`, (irqBoot / 1e6).toFixed(2));
+  say(`${label}_irq_off_max_ms_idle`, ((c.pico.irqOffMaxNs ?? 0) / 1e6).toFixed(2));
+}
 
 async function main() {
   const why = missing();
   if (why && !uf2) throw new Error(why);
+  const jimg = opt('--journal-image');
+  if (jimg) {
+    await journalBoot('full_journal', fs.readFileSync(jimg));
+    await journalBoot('blank_journal', null);
+  }
+  if (rolls === 0) return;
   const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
   pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
   new CabinetBoard().attach(pico); // display, printer, inputs answer as on the cabinet
   const t0 = Date.now();
-  await pico.waitReady({ wallMs: 120000 });
-  await pico.enterRawRepl({ wallMs: 120000 });
+  await pico.waitReady({ wallMs: WALL_MS });
+  await pico.enterRawRepl({ wallMs: WALL_MS });
   const code = fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
     .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed));
   const sim0 = pico.simMs;
