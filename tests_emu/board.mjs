@@ -13,7 +13,7 @@ import { WALL_MS } from './pico.mjs';
 export const PIN = {
   TECH_TX: 0, TECH_RX: 1, PRN_TX: 4, PRN_RX: 5, LAMPS: [2, 3, 6, 7], SDA: 8, SCL: 9,
   BILL: 10, COIN: 11, INHIBIT: 12, MOTION: 14, SHAKER: 15, SR_MISO: 16, SR_LOAD: 17, SR_SCK: 18,
-  SAS_TX: 20, SAS_RX: 21, LOGIC_DOOR: 26,
+  SAS_TX: 20, SAS_RX: 21, BILL_TX: 22, LOGIC_DOOR: 26, BILL_RX: 27,
 };
 export const BUTTON = {
   NEXT: 0, PREV: 1, CHIP: 2, BET_UP: 3, BET_DOWN: 4, ONOFF: 5, ODDS: 6, REPEAT: 7, CLEAR: 8,
@@ -265,6 +265,7 @@ export class CabinetBoard {
     this.pico.setPin(PIN.MOTION, true);
     this.pico.setPin(PIN.LOGIC_DOOR, !this.logicDoorClosed);
     this.pico.setPin(PIN.SAS_RX, true); // SAS line idle (no host)
+    this.pico.setPin(PIN.BILL_RX, true); // ID-003 line idle: a pulse validator on GP10 instead
     if (this.moving) this.motionAlarm.schedule(20 * MS); // a reset mid-shake: the dice still fall
   }
 
