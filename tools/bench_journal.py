@@ -76,7 +76,6 @@ class Cabinet:
     def __init__(self, rolls, seed=1):
         sys.path.insert(0, "tests_host")
         import session
-        from firmware.store.ledger import Ledger
         from firmware.store import store as S
 
         self.session = session
@@ -94,9 +93,8 @@ class Cabinet:
 
         class Unjournaled(S.Store):
             def __init__(self):
+                S.Store.__init__(self, None)  # every attribute a Store has, no device
                 self.journal = Recorder()
-                self.ledger = Ledger()
-                self.critical = False
 
         self.store = Unjournaled()
         self.seed = seed
