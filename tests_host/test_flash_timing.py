@@ -61,17 +61,7 @@ def _session(b, d, rolls):
     """Play with bills, bets and rolls; returns the longest loop pass (ms
     of the board's clock inside one controller.step)."""
     from hal import buttons as B
-    longest = [0]
-    step = d.ctl.step
-    clock = b.clock
-
-    def timed(now_ms=None, draw=True):
-        t0 = clock.ticks_ms()
-        step(now_ms, draw)
-        ms = clock.ticks_diff(clock.ticks_ms(), t0)
-        if ms > longest[0]:
-            longest[0] = ms
-    d.ctl.step = timed
+    longest = _timed_steps(b, d)
     led = d.ctl.store.ledger
     for r in range(rolls):
         if led.table.credits < 1000:
