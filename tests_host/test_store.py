@@ -237,7 +237,7 @@ def test_flash_of_the_dollar_release_is_refused_until_a_ram_clear():
     assert s.boot(2) == CRITICAL and s.critical and s.old_format
     assert s.credit(3, T.SRC_BILL, 500) == R.LOCKED
     assert s.bet(3, W.FIELD, 500) == R.LOCKED
-    from firmware.cabinet.screens import critical_screen
+    from firmware.cabinet.stopped import critical_screen
     assert "OLD RELEASE DATA" in critical_screen(s.old_format)[1]
     assert bytes(b"".join(bytes(x) for x in f.secs)) == image     # flash untouched
     assert s.ram_clear(4) == R.OK and not s.old_format

@@ -69,7 +69,6 @@ _DEFER_MAX = const(4)        # keys kept while a result must stay on screen
 
 
 _BASIC_ROOM = const(65536)   # heap free after boot to load the basic audit at boot
-_BASIC = "firmware.cabinet.fallback"
 
 
 def _import(module):
@@ -88,11 +87,6 @@ def _import(module):
     return None, why
 
 
-def _audit_class(module, name):
-    mod, why = _import(module)
-    return (getattr(mod, name, None) if mod is not None else None), why
-
-
 def _room():
     """True when the heap has room to keep the basic audit loaded from boot
     (on a board, where it is frozen, it costs little; the unix-port 192K
@@ -101,16 +95,14 @@ def _room():
     return free is None or free() >= _BASIC_ROOM
 
 
-def board_id(board):
-    bid = getattr(board, "board_id", None)
-    if bid:
-        return str(bid)
-    try:
-        import machine
-        import binascii
-        return binascii.hexlify(machine.unique_id()).decode()
-    except Exception:
-        return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
+def _service():
+    """firmware/cabinet/service.py (audit mode, read-out, cashout, identity),
+    loaded for the moment it is used and let go: play passes through it only
+    at a cashout. None when it cannot be loaded (no memory even for that):
+    the caller then goes on without what it would have done."""
+    mod = _import("firmware.cabinet.service")[0]
+    forget("firmware.cabinet.service")
+    return mod
 
 
 def _devfault():
@@ -171,7 +163,9 @@ class Controller:
         self.audit_error = ""      # why the full menu or read-out could not be loaded
         self._basic = None         # the basic audit module, kept from boot where it fits
         if audit and _room():
-            self._basic = _import(_BASIC)[0]
+            svc = _service()
+            if svc is not None:
+                svc.basic_import(self)
         self._poll_faults(now)
         try:
             dead = board.printer.status() == PR.FAULT
@@ -193,11 +187,9 @@ class Controller:
         return self.clock.now()
 
     def identity(self):
-        from firmware import version
-        cfg = self.store.ledger.config
-        return {"station": cfg["station"], "version": version.VERSION,
-                "name": version.NAME, "serial": board_id(self.board),
-                "profile": cfg["profile"]}
+        from firmware.cabinet.service import identity
+        forget("firmware.cabinet.service")
+        return identity(self)
 
     def say(self, text, now_ms, ms=MSG_MS):
         self._msg = text
@@ -309,29 +301,10 @@ class Controller:
         self.player.close_pages()
         self.menu = None
         if self.audit:
-            menu, why = _audit_class(self.menu_module, "Menu")
-            if menu is not None:
-                try:
-                    self.menu = menu(store, self.board, self.identity())
-                except Exception as exc:
-                    self._menu_failed(exc, now_ms)
-            else:
-                self._basic_menu(why)
+            svc = _service()
+            if svc is not None:
+                svc.open_menu(self, now_ms)
         self.dirty = True
-
-    def _basic_part(self, name):
-        """A class of the basic audit (loaded at boot where it fits, else now)."""
-        if self._basic is None:
-            self._basic = _import(_BASIC)[0]
-        return getattr(self._basic, name, None) if self._basic is not None else None
-
-    def _basic_menu(self, why):
-        """The technician is never locked out: when the audit menu cannot be
-        loaded (or fails), the basic audit opens instead, saying why."""
-        self.audit_error = why
-        print("AUDIT MENU NOT LOADED:", why)
-        cls = self._basic_part("Fallback")
-        self.menu = cls(self.store, self.board, why) if cls is not None else None
 
     def _leave_audit(self, now_ms):
         store = self.store
@@ -349,16 +322,11 @@ class Controller:
         self.dirty = True
 
     def _menu_failed(self, exc, now_ms):
-        try:
-            import sys
-            sys.print_exception(exc)
-        except Exception:
-            pass
-        was_basic = self.menu is not None and type(self.menu).__name__ == "Fallback"
-        self.menu = None
-        forget(self.menu_module)
-        if not was_basic:
-            self._basic_menu(type(exc).__name__)
+        svc = _service()
+        if svc is not None:
+            svc.menu_failed(self, exc, now_ms)  # the basic audit takes its place
+        else:
+            self.menu = None
 
     def _button(self, code, now_ms):
         self._last_input = now_ms
@@ -446,51 +414,10 @@ class Controller:
         if want != self.board.money.inhibited:
             self.board.money.inhibit(want)
 
-    # ---- cashout -------------------------------------------------------------
     def cashout(self, now_ms):
-        """CASHOUT: ticket when the printer is ready and the amount is under the
-        handpay limit, else a handpay (locks for the attendant). The ticket is
-        committed pending before it is printed and printed only when the
-        printer confirms (firmware/cabinet/ticket.py); if the print fails the
-        cabinet locks PRINTER FAULT, after a power cut TICKET IN DOUBT, and the
-        attendant reprints it (same validation number) or pays it by hand."""
-        store = self.store
-        led = store.ledger
-        why = led.suspended()
-        # a host shutdown (SAS 01) leaves cash out possible (SAS 6.02 7.4.1)
-        if (why and why != L.DISABLED) or self.game.rolling() or led.phase != L.BETTING:
-            return reason_message(R.LOCKED)
-        now = self.now_s()
-        if led.table.bets:  # README: cashout with bets in play
-            from firmware.cabinet.player import pages, forget_pages
-            text = pages().take_down_all(self, now)
-            forget_pages()
-            if text:
-                return text
-        amount = led.table.credits
-        if amount <= 0:
-            return reason_message(R.NO_CREDITS)
-        pr = self.board.printer
-        try:
-            st = pr.status()
-        except OSError:
-            st = PR.FAULT
-            _devfault().printer(self, now_ms)
-        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"] * 100:
-            code = store.cashout(now, T.BY_HANDPAY)
-            if code != R.OK:
-                return reason_message(code)
-            return "HANDPAY " + fmt(amount) + "\nCALL ATTENDANT"
-        # the ticket code is needed only now: loaded for the cashout, then let go
-        from firmware.cabinet import ticket as TK
-        forget("firmware.cabinet.ticket")
-        code = store.ticket(now, T.TK_PENDING, TK.number(led))
-        if code != R.OK:
-            return reason_message(code)
-        if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True)):
-            store.lock(now, L.LK_PRINTER, amount)
-            return "PRINTER FAULT\nCALL ATTENDANT"
-        return "TICKET PRINTED\n$" + fmt(amount)
+        """CASHOUT (firmware/cabinet/service.py): the text to show."""
+        svc = _service()
+        return svc.cashout(self, now_ms) if svc is not None else reason_message(R.LOCKED)
 
     # ---- devices that do not answer -------------------------------------------
     def _poll_faults(self, now_ms):
@@ -512,15 +439,9 @@ class Controller:
                 return
             if not self.audit:
                 return  # no read-out on this cabinet: bytes are dropped
-            readout, why = _audit_class(self.readout_module, "Readout")
-            if readout is not None:
-                self.readout = readout(self.store, self.identity())
-            else:  # the basic read-out answers METERS and STATUS
-                self.audit_error = why
-                readout = self._basic_part("MiniReadout")
-                if readout is None:
-                    return
-                self.readout = readout(self.store)
+            svc = _service()
+            if svc is None or not svc.open_readout(self):
+                return
             self.readout.received(self._rx, n)
         try:
             self.readout.service(ser)

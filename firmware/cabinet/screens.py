@@ -7,9 +7,7 @@ tests assert on the text. render.draw() puts it on the display.
 """
 from micropython import const
 from hal.ticks import ticks_diff
-from firmware.rules import wagers as W
-from firmware.rules.table import WIN, LOSE, PUSH, RETURNED
-from firmware.store import ledger as L
+from firmware.rules.table import WIN, LOSE
 from firmware.cabinet import game as G
 from firmware.cabinet.paytext import label, pays, short, money, signed
 from firmware.cabinet import player as PL
@@ -93,6 +91,13 @@ def point_change(before, after):
     return "PT %s>%s" % (before or "OFF", after or "OFF")
 
 
+def _stopped():
+    """firmware/cabinet/stopped.py, the screens of a cabinet that cannot be
+    played (lock, memory error, audit, door, tilt): loaded the first time
+    one is shown and kept, so a locked cabinet does not load it every redraw."""
+    return __import__("firmware.cabinet.stopped", None, None, ("_",))
+
+
 def build(ctl, now_ms):
     """(lines, dice or None, inverted line or -1) for the current state."""
     store = ctl.store
@@ -101,20 +106,20 @@ def build(ctl, now_ms):
     game = ctl.game
     if ctl.audit_mode and ctl.menu is not None:
         # the technician needs the menu most when memory is critical (RAM clear)
-        return audit_screen(ctl), None, -1
+        return _stopped().audit_screen(ctl), None, -1
     if store.critical:
         if getattr(ctl, "no_journal", False):
             from firmware.cabinet import devfault
             return devfault.no_journal_screen(), None, 0
-        return critical_screen(store.old_format), None, 0
+        return _stopped().critical_screen(store.old_format), None, 0
     if ctl.audit_mode:
-        return audit_screen(ctl), None, -1
+        return _stopped().audit_screen(ctl), None, -1
     if led.lock:
-        return lock_screen(led), None, 0
+        return _stopped().lock_screen(led), None, 0
     if game.state in (G.SHAKING, G.SETTLING, G.HELD):
         return rolling_screen(ctl, now_ms), None, -1
     if led.door_open or led.tilt:
-        return suspended_screen(led), None, 0
+        return _stopped().suspended_screen(led), None, 0
     if game.showing_result(now_ms) and led.last_game is not None:
         d1, d2 = game.last_faces or (0, 0)
         return result_screen(ctl, now_ms), (d1, d2, 1), -1
@@ -132,58 +137,8 @@ def build(ctl, now_ms):
     return betting_screen(ctl, now_ms), None, 2
 
 
-def critical_screen(old_format=False):
-    return [center("MEMORY ERROR"), center("OLD RELEASE DATA") if old_format else "",
-            center("PLAY LOCKED"), "",
-            center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
-
-
-def audit_screen(ctl):
-    menu = ctl.menu
-    if menu is not None and getattr(menu, "active", False):
-        lines = list(menu.lines())[:8]
-        while len(lines) < 8:
-            lines.append("")
-        return [str(x)[:W16] for x in lines]
-    return [center("AUDIT MODE"), "", center("PLAY SUSPENDED"), "",
-            center("TURN KEY OFF") if menu is not None else center("NO AUDIT MENU"),
-            center("TO RESUME"), "", ""]
-
-
-def lock_screen(led):
-    name = L.LOCK_NAMES[led.lock] if 0 < led.lock < len(L.LOCK_NAMES) else "LOCKED"
-    lines = [center(name), ""]
-    if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT):
-        lines.append(center("AMOUNT " + money(led.lock_arg)))
-        lines.append("")
-    elif led.lock == L.LK_MALFUNCTION:
-        lines.append(center("PLAYS AND PAYS"))
-        lines.append(center("VOIDED"))
-    elif led.lock == L.LK_SHAKER:
-        lines.append(center("DICE NOT MOVING"))
-        lines.append(center("PLAYS VOIDED"))
-    elif led.lock == L.LK_PRINTER or led.lock == L.LK_DOUBT:
-        # the ticket (if one is pending) was maybe printed, maybe not
-        lines.append(center("NOT CONFIRMED" if led.ticket else "TICKET NOT"))
-        lines.append(center("TICKET " + money(led.ticket) if led.ticket else "CONFIRMED"))
-    elif led.lock == L.LK_DEVICE:
-        from firmware.cabinet import devfault
-        lines += devfault.lock_lines(led.lock_arg)
-    else:
-        lines += ["", ""]
-    lines += [center("CALL ATTENDANT"), "", cr_bet(led.table), ""]
-    return lines
-
-
 def cr_bet(table):
     return fit("CR " + money(table.credits), "BET " + money(table.on_table()))
-
-
-def suspended_screen(led):
-    why = "DOOR OPEN" if led.door_open else "TILT"
-    return [center(why), "", center("PLAY SUSPENDED"), "",
-            cr_bet(led.table),
-            center(puck(led.table)), "", ""]
 
 
 def rolling_screen(ctl, now_ms):

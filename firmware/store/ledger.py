@@ -10,8 +10,7 @@ import sys
 from micropython import const
 from firmware.rules import reasons as R
 from firmware import forget
-from firmware.rules import wagers as W
-from firmware.rules.table import Table, WIN, LOSE, PUSH, RETURNED
+from firmware.rules.table import Table, WIN, LOSE
 from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
