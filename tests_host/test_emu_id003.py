@@ -36,6 +36,7 @@ await pico.waitReady();
 await pico.enterRawRepl();
 pico.wire(22, 27);
 await pico.putFile('/sas_pio.py', fs.readFileSync(%s));
+await pico.putFile('/parity.py', fs.readFileSync(%s));
 await pico.putFile('/id003_port.py', Buffer.from(%s));
 const r = await pico.exec(%s, { wallMs: 120000 });
 console.log(r.out, r.err);
@@ -47,10 +48,12 @@ def test_id003_line_loops_back_with_even_parity():
     cache = _harness()
     with open(os.path.join(ROOT, "hal", "rp2", "id003_port.py")) as f:
         port = f.read().replace("from hal.rp2.sas_pio import", "from sas_pio import")
+        port = port.replace("from hal.parity import", "from parity import")
     # its own name: the harness folder is shared with other runs of the suite
     script = os.path.join(cache, "id003_emu_test_%d.mjs" % os.getpid())
     with open(script, "w") as f:
         f.write(MJS % (json.dumps(os.path.join(ROOT, "hal", "rp2", "sas_pio.py")),
+                       json.dumps(os.path.join(ROOT, "hal", "parity.py")),
                        json.dumps(port), json.dumps(SCRIPT)))
     try:
         r = subprocess.run(["node", script], cwd=cache, capture_output=True, text=True,

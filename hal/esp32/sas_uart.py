@@ -14,15 +14,9 @@ serve the console, the printer and SAS).
 """
 from machine import UART
 from micropython import const
+from hal.parity import odd_ones
 
 _BAUD = const(19200)
-
-
-def _ones(b):
-    b ^= b >> 4
-    b ^= b >> 2
-    b ^= b >> 1
-    return b & 1
 
 
 class UartSas:
@@ -54,7 +48,7 @@ class UartSas:
         for b in data:
             # even parity sends bit = (number of ones) & 1, odd the opposite:
             # pick the one that makes the ninth bit 0 (0 = even, 1 = odd)
-            want = _ones(b)
+            want = odd_ones(b)
             if want != self._parity:
                 u.flush()
                 u.init(parity=want)

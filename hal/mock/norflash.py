@@ -92,26 +92,24 @@ class NorFlash:
         self._copy_out(addr, out)
         return bytes(out)
 
-    def _copy_out(self, addr, buf):
-        n = len(buf)
+    def _spans(self, addr, n):
+        """(sector, offset in it, offset in the data, length) of each piece of
+        [addr, addr + n) that lies in one sector."""
         k = 0
         while k < n:
-            sec = self.secs[(addr + k) // SECTOR]
             o = (addr + k) % SECTOR
             c = min(n - k, SECTOR - o)
-            buf[k:k + c] = memoryview(sec)[o:o + c]
+            yield self.secs[(addr + k) // SECTOR], o, k, c
             k += c
 
+    def _copy_out(self, addr, buf):
+        for sec, o, k, c in self._spans(addr, len(buf)):
+            buf[k:k + c] = memoryview(sec)[o:o + c]
+
     def _copy_in(self, addr, data):
-        n = len(data)
         mv = memoryview(data)
-        k = 0
-        while k < n:
-            sec = self.secs[(addr + k) // SECTOR]
-            o = (addr + k) % SECTOR
-            c = min(n - k, SECTOR - o)
+        for sec, o, k, c in self._spans(addr, len(data)):
             sec[o:o + c] = mv[k:k + c]
-            k += c
 
     def _check_alive(self):
         if self.dead:

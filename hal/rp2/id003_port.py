@@ -3,16 +3,10 @@ PIO state machines running the SAS 9-bit UART's programs (both hardware
 UARTs are taken): the ninth bit is the even parity bit. Bytes whose parity
 is wrong are dropped (the frame then fails its CRC and is asked again)."""
 from micropython import const
+from hal.parity import odd_ones
 from hal.rp2.sas_pio import PioSas
 
 _BAUD = const(9600)
-
-
-def _odd(b):
-    b ^= b >> 4
-    b ^= b >> 2
-    b ^= b >> 1
-    return b & 1
 
 
 class Id003Port:
@@ -27,12 +21,12 @@ class Id003Port:
         n = 0
         while n < len(buf) and self._line.read(self._b, self._w):
             b = self._b[0]
-            if _odd(b) == self._w[0]:  # even parity: the ninth bit makes the ones even
+            if odd_ones(b) == self._w[0]:  # even parity: the ninth bit makes the ones even
                 buf[n] = b
                 n += 1
         return n
 
     def write(self, data):
         for b in data:
-            self._line.put(b | _odd(b) << 8)
+            self._line.put(b | odd_ones(b) << 8)
         return len(data)
