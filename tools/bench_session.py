@@ -1,0 +1,195 @@
+"""The MicroPython side of tools/bench_firmware.py: the headless session.
+
+tools/bench_firmware.py compiles this file with mpy-cross beside the firmware
+and runs it on the unix port (`micropython -X heapsize=HEAP -m bench_session
+ROLLS FLASH SAS` in the .mpy directory), so the heap figures are the
+firmware's plus this small driver's, not the bench tool's whole source
+compiled on the port. The SAS line instrumentation (tools/bench_sas_line.py)
+is loaded only with --sas.
+"""
+import sys
+
+
+class FileFlash:
+    """NOR behaviour (erase to 0xFF, programming clears bits) over a file,
+    extended block-device protocol; nothing of the image is kept in RAM."""
+
+    def __init__(self, path, size):
+        self.size = size
+        try:
+            self.f = open(path, "r+b")
+        except OSError:
+            self.f = open(path, "w+b")
+        self.f.seek(0)
+        self._blank = blank = b"\xff" * 4096
+        for _ in range(size // 4096):
+            self.f.write(blank)
+        self.f.flush()
+        self._tmp = bytearray(256)
+
+    def readblocks(self, n, buf, offset=0):
+        self.f.seek(n * 4096 + offset)
+        self.f.readinto(buf)
+
+    def writeblocks(self, n, buf, offset=None):
+        if offset is None:
+            self.ioctl(6, n)
+            offset = 0
+        addr = n * 4096 + offset
+        mv = memoryview(buf)
+        tmp = self._tmp
+        pos = 0
+        while pos < len(buf):
+            k = min(256, len(buf) - pos)
+            self.f.seek(addr + pos)
+            old = tmp if k == 256 else bytearray(k)
+            self.f.readinto(old)
+            for i in range(k):
+                old[i] &= mv[pos + i]
+            self.f.seek(addr + pos)
+            self.f.write(old if k == 256 else old[:k])
+            pos += k
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.size // 4096
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.f.seek(arg * 4096)
+            self.f.write(self._blank)
+            return 0
+        return 0
+
+
+
+def main(rolls, flash_path, with_sas=False):
+    import gc
+    import time
+    import micropython
+    from hal.mock.board import Board
+    from hal import buttons as B
+    from firmware.cabinet.controller import Controller
+    from firmware.cabinet import screens, render
+
+    gc.collect()
+    base = gc.mem_alloc()
+    board = Board(seed=1234, fake_clock=True, flash=False, sas="loop" if with_sas else None)
+    board.flash = FileFlash(flash_path, 262144)
+    ctl = Controller(board)
+    line = S = None
+    own_bytes = 0
+    if with_sas:
+        import bench_sas_line as S
+        gc.collect()
+        m0 = gc.mem_alloc()
+        line = S.TimedLine(board.sas, ctl)
+        ctl.sas.port = line
+        gc.collect()
+        own_bytes = gc.mem_alloc() - m0
+        print("bench SAS line instrumentation: %d B of heap (taken out of the figures below)"
+              % own_bytes)
+    clock = board.clock
+    g = ctl.game
+    led = ctl.store.ledger
+    gc.collect()
+    after_boot = gc.mem_alloc() - own_bytes
+    passes = 0
+    t_start = time.ticks_us()
+    heap100 = None
+    n = 0
+    fake_ms = 0
+    high = [0]
+
+    def run(ms):
+        nonlocal passes, fake_ms
+        for _ in range(ms // 10):
+            clock.advance(10)
+            # a SAS host on the line: a general poll every 100 ms (every
+            # other one acknowledged by a poll to another address), a long
+            # poll every 500 ms, each landing at the worst moment
+            if line is not None:
+                if not passes % 10:
+                    if passes % 20:
+                        line.poll(b"\x82", False)
+                    else:
+                        line.poll(b"\x81", True)
+                elif passes % 50 == 5:
+                    line.poll(S.LONG_POLLS[(passes // 50) % len(S.LONG_POLLS)], True)
+            ctl.step(clock.ticks_ms())
+            passes += 1
+            if not passes % 50:
+                a = gc.mem_alloc()
+                if a > high[0]:
+                    high[0] = a
+        fake_ms += ms
+
+    while g.rolls < rolls:
+        if ctl.store.ledger.lock:
+            ctl.store.reset(clock.now())
+        led = ctl.store.ledger
+        if led.table.credits < 20:
+            board.insert_bill(20)
+            run(2600)
+        if not led.table.bets:
+            board.press(B.BET_UP)
+            run(120)
+        board.press(B.ROLL)
+        before = g.rolls
+        while g.rolls == before:
+            run(100)
+            if led.lock:
+                break
+        if g.rolls == 100 and heap100 is None:
+            gc.collect()
+            heap100 = gc.mem_alloc() - own_bytes
+        n += 1
+    t_total = time.ticks_diff(time.ticks_us(), t_start)
+    gc.collect()
+    heap_end = gc.mem_alloc() - own_bytes
+    peak = micropython.mem_peak()
+    # screen build + redraw
+    now = clock.ticks_ms()
+    k = 200
+    t0 = time.ticks_us()
+    for _ in range(k):
+        lines, dice, inv = screens.build(ctl, now)
+    t_build = time.ticks_diff(time.ticks_us(), t0) / k
+    t0 = time.ticks_us()
+    for _ in range(k):
+        render.draw(board.display, lines, (3, 4), inv)
+        board.display.show()
+    t_draw = time.ticks_diff(time.ticks_us(), t0) / k
+    # SAS: a long poll's own work (parse, meters, CRC, write), the poll
+    # already received
+    own = []
+    for i in range(k if line is not None else 0):
+        line.line.host_send(b"\x01\x1c" if i % 2 else b"\x01\x0f")
+        w0 = line.waited.us()
+        t0 = time.ticks_us()
+        ctl.sas.tick(clock.ticks_ms())
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        w = line.waited.us() - w0
+        if w:
+            line.preempted += w
+            line.dropped += 1
+        else:
+            own.append(dt)
+        assert len(line.line.host_read()) in (28, 36)
+    m = led.meters
+    print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
+    print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
+        led.balance_check(), m.get("games"), m.get("cocked"), m.get("total_in"), m.get("wagered")))
+    print("heap: %d B after imports+board, %d B after boot" % (base, after_boot))
+    print("peak heap: micropython.mem_peak() %d B (unix port: counts every block ever"
+          " live incl. outside the GC heap); sampled max gc.mem_alloc() %d B" % (peak, high[0]))
+    print("heap after gc at roll 100: %d B, at roll %d: %d B (growth %d B)" % (
+        heap100 or 0, g.rolls, heap_end, heap_end - (heap100 or 0)))
+    print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
+        t_total / 1000 / g.rolls, t_total / passes))
+    print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
+    if line is not None:
+        line.report(own)
+
+
+main(int(sys.argv[1]), sys.argv[2], sys.argv[3] == "1")
