@@ -143,6 +143,7 @@ def main(rolls, flash_path, with_sas=False):
         if g.rolls == 100 and heap100 is None:
             gc.collect()
             heap100 = gc.mem_alloc() - own_bytes
+            micropython.qstr_info()     # the interned names at roll 100 (one line, no heap)
         n += 1
     t_total = time.ticks_diff(time.ticks_us(), t_start)
     gc.collect()
