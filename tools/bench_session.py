@@ -63,6 +63,18 @@ class FileFlash:
 
 
 
+def cpu_ms():
+    """This process's time on a CPU so far (Linux /proc/self/schedstat, field
+    1, ns), -1 where unknown: a heap too small makes the collector run at
+    nearly every allocation, which shows here and not in the wall clock of a
+    machine other processes keep busy."""
+    try:
+        with open("/proc/self/schedstat") as f:
+            return int(f.read().split()[0]) // 1000000
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
 def main(rolls, flash_path, with_sas=False):
     import gc
     import time
@@ -186,6 +198,7 @@ def main(rolls, flash_path, with_sas=False):
           " live incl. outside the GC heap); sampled max gc.mem_alloc() %d B" % (peak, high[0]))
     print("heap after gc at roll 100: %d B, at roll %d: %d B (growth %d B)" % (
         heap100 or 0, g.rolls, heap_end, heap_end - (heap100 or 0)))
+    print("session CPU time: %d ms" % cpu_ms())
     print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
