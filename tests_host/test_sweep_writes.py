@@ -102,7 +102,9 @@ def _boot_ops(f, mark):
 
 
 def _child(f, mark, s, step, k, before, after, double, seed):
-    """In the fork: cut at op k of `step`, recover, check; returns what it saw."""
+    """In the fork: cut at op k of `step`, recover, check; returns what it saw.
+    double: 0 none, else a second cut in the recovery boot, at a random
+    operation of it (or at operation `double` if it is a (double,) tuple)."""
     name, args = step
     f.rng = Rng(seed, 0x9E3779B9)
     f.cut_after(k)
@@ -121,7 +123,7 @@ def _child(f, mark, s, step, k, before, after, double, seed):
         if bad:
             raise AssertionError("recovery boot: %s" % n)
         f.power_on()
-        f.cut_after(1 + f.rng.below(n))
+        f.cut_after(double[0] if isinstance(double, tuple) else 1 + f.rng.below(n))
         try:
             Store(f, provision=mark).boot(3)
             raise AssertionError("no second cut")
@@ -291,3 +293,137 @@ def test_every_kind_of_write_cut_at_every_operation():
     assert total.get("double", 0) and total.get("before", 0) and total.get("after", 0)
     if FULL:
         assert cuts >= 30000
+
+
+def _snapshot_ops(f, s, step):
+    """In a fork: runs `step`; if it wrote a periodic snapshot, the ops that
+    programmed copy B of the first sector after the head it started in (a
+    sector of snapshot chunks only), else None."""
+    j = s.journal
+    base, first = j.base_seq, (j.head + 1) % j.m
+    log = []  # per op: the sector programmed, -1 an erase
+    program, erase = f.program, f.erase
+
+    def logged(addr, buf):
+        log.append(addr // 4096)
+        return program(addr, buf)
+
+    def logged_erase(sector):
+        log.append(-1)
+        return erase(sector)
+    f.program, f.erase = logged, logged_erase
+    ops = f.ops
+    getattr(s, step[0])(*step[1])
+    assert len(log) == f.ops - ops
+    if j.base_seq == base:
+        return None
+    return [k + 1 for k in range(len(log)) if log[k] == j.m + first]
+
+
+def test_double_fault_in_the_reclaim_of_a_torn_snapshot():
+    """The table profile's FULL run locked CRITICAL "journal: no good copy"
+    at step 4989 ops 65, 66, 70 and step 6442 op 66 (issue 9), its 2nd and
+    3rd periodic snapshots: the first cut tears copy B of a snapshot chunk
+    in a sector holding only chunks; the recovery boot erases that
+    unfinished snapshot (copy A first) and the second cut, at its first
+    operation, tears that erase. Both copies of that sector are then
+    touched past its last entry, which mount took for the newest entry lost
+    twice, though every sector the state needs was intact. Here: those two
+    commits, every program of copy B of that sector cut, then the recovery
+    boot at its first operation; each must come back to the state before."""
+    f = Hostile(SIZE, seed=7)
+    mark = Marker()
+    s = Store(f, provision=mark)
+    s.boot(1)
+    snaps = cuts = 0
+    for i, step in enumerate(steps("table")):
+        if should_snap(s) and step[0] != "ram_clear":
+            bad, pts = _fork(_snapshot_ops, f, s, step)
+            assert not bad, pts
+            if pts is not None:
+                snaps += 1
+            if snaps >= 2 and pts:
+                before = session.view(s.ledger)
+                bad, got = _fork(_measure, f, s, step)
+                assert not bad, got
+                for k in pts:
+                    bad, res = _fork(_child, f, mark, s, step, k, before, got[1], (1,),
+                                     (i << 12) ^ k)
+                    assert not bad and res == "double", "step %d op %d: %s" % (i, k, res)
+                    cuts += 1
+                if snaps == 3:
+                    break
+        getattr(s, step[0])(*step[1])
+    print("%d double cuts in the 2nd and 3rd periodic snapshots" % cuts)
+    assert snaps == 3 and cuts >= 20, (snaps, cuts)
+
+
+_J_SNAP = 12288
+
+
+def _state(f):
+    """Mounts f: (status, what the journal holds: snapshot then records, as
+    one byte string, the journal)."""
+    from firmware.store.journal import Journal
+    j = Journal(f, max_snapshot=_J_SNAP)
+    st = j.mount()
+    out = []
+    j.replay(out.append)
+    return st, (j.snapshot() or b"") + b"".join(out), j
+
+
+def test_every_double_cut_of_a_snapshot_commit():
+    """The same at the journal alone, every pair: a commit that carries a
+    snapshot of two and a half sectors (written after records of as many) cut at each of its flash operations, then the recovery mount cut
+    at each of its own. The next mount gives what was committed before the
+    commit or after it, never CRITICAL, and the journal goes on."""
+    from firmware.store.journal import Journal, CRITICAL as JC
+    f = Hostile(32 * 4096, seed=5)
+    j = Journal(f, max_snapshot=_J_SNAP)
+    j.mount()
+    recs = [bytes([n]) * 200 for n in range(1, 49)]
+    for r in recs[:-1]:
+        j.append(r)
+    before = b"".join(recs[:-1])
+    after = before + recs[-1]
+    image = pickle.dumps(f)
+    ops = f.ops
+    j.write_snapshot(before)
+    j.append(recs[-1])
+    n_ops = f.ops - ops
+    assert n_ops > 40 and j.snap_len == len(before) > 2 * 4096
+    cuts = 0
+    for k in range(1, n_ops + 1):
+        g = pickle.loads(image)
+        g.rng = Rng(k, 77)
+        j = Journal(g, max_snapshot=_J_SNAP)
+        j.mount()
+        g.cut_after(k)
+        try:
+            j.write_snapshot(before)
+            j.append(recs[-1])
+            raise AssertionError("no cut at op %d" % k)
+        except PowerCut:
+            pass
+        torn = pickle.dumps(g)
+        g.power_on()
+        ops = g.ops
+        assert _state(g)[1] in (before, after)
+        n_boot = g.ops - ops
+        for k2 in range(1, n_boot + 1):
+            h = pickle.loads(torn)
+            h.power_on()
+            h.cut_after(k2)
+            try:
+                Journal(h, max_snapshot=_J_SNAP).mount()
+                raise AssertionError("no second cut at op %d" % k2)
+            except PowerCut:
+                pass
+            h.power_on()
+            st, got, j = _state(h)
+            assert st != JC and got in (before, after), (k, k2, st)
+            j.append(b"next")  # and it goes on, the same at the next mount
+            assert _state(h)[1] == got + b"next", (k, k2)
+            cuts += 1
+    print("%d first cuts, %d double cuts" % (n_ops, cuts))
+    assert cuts > 20, cuts

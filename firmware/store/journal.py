@@ -334,11 +334,16 @@ class Journal:
             # sectors too. Never present what is left as current.
             self.status = CRITICAL
             return CRITICAL
-        if not sums[h][_S_CLEAN]:
+        k = self._reclaim(chain, sums)
+        if not k and not sums[h][_S_CLEAN]:
             # The scan stopped at a bad entry in the head sector. A power
             # cut leaves one copy untouched there (a torn entry in A: B was
             # not begun; a torn repair erase of B: A ends there). Something
             # in both copies is the newest entry damaged twice: data lost.
+            # Not so in the sectors of an unfinished snapshot (k > 0): they
+            # are erased below whatever they hold, and a cut in that erase
+            # (A first) leaves A torn and B with the mirror write the first
+            # cut tore, both touched while every needed sector is intact.
             self._read_pair(h)
             e = sums[h][_S_END]
             if not _untouched(self._a, e, self._c) and not _untouched(self._b, e, self._c):
@@ -350,7 +355,8 @@ class Journal:
             # log is about to reuse, and a marginal commit byte could make
             # it read as committed at a later boot. Gone before any write.
             self._prepare(n)
-        k = self._reclaim(chain, sums)
+        for s in chain[:k]:  # newest first: what is left stays contiguous
+            self._prepare(s)
         if k == len(chain):
             # nothing but a torn first snapshot: the region is new again
             self._reset_state()
@@ -402,16 +408,15 @@ class Journal:
         return self.status
 
     def _reclaim(self, chain, sums):
-        """Erases the sectors of an unfinished snapshot (chunks with no end,
-        newest first) so the space a power cut left it holding is free for
-        the next snapshot. Returns how many leading chain sectors it freed."""
+        """How many leading (newest) chain sectors hold nothing but an
+        unfinished snapshot (chunks with no end): mount erases (reclaims)
+        them, so the space a power cut left it holding is free for the next
+        snapshot. Only counts: mount decides on CRITICAL before any erase."""
         k = 0
         while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
             k += 1
         while k < len(chain) and self.wear[chain[k]] == _RETIRED:
             k += 1  # a retired sector is never the head
-        for s in chain[:k]:  # newest first: what is left stays contiguous
-            self._prepare(s)
         return k
 
     def _neutralize(self, s, end):
