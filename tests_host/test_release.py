@@ -15,7 +15,8 @@ from firmware import release
 from firmware.audit.digest import Digest, for_board
 
 MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_unix_port_shadowing_and_frozen_only",
-           "test_host_tool_equals_verify_on_an_esp32_app")
+           "test_host_tool_equals_verify_on_an_esp32_app",
+           "test_uf2_end_past_the_last_page_reads_as_erased_flash")
 TMP = "build/test_release"
 IMAGE = bytes(range(256)) * 7 + b"end"   # not a multiple of the hash chunk
 
@@ -194,8 +195,10 @@ def test_safe_boot_by_flag_or_buttons_never_by_a_dead_chain():
     _rmtree(TMP)
 
 
-def _uf2(image, base=0x10000000):
-    """A UF2 of `image` with a pico-sdk binary-info header naming its end."""
+def _uf2(image, base=0x10000000, unwritten=0):
+    """A UF2 of `image` with a pico-sdk binary-info header naming its end;
+    `unwritten` bytes past it count in the end but are in no block (the SDK's
+    .uninitialized_data, when the image before it ends on a page boundary)."""
     import struct
     img = bytearray(image)
     head = 0x100
@@ -203,16 +206,50 @@ def _uf2(image, base=0x10000000):
     img += struct.pack("<HHIi", 5, 0x5052, 0x68F465DE, 0)   # RP_BINARY_END, filled below
     ptrs = len(img)
     img += struct.pack("<I", base + info)
-    end = base + len(img)
+    end = base + len(img) + unwritten
     struct.pack_into("<i", img, info + 8, end - (1 << 32) if end >= 1 << 31 else end)
     struct.pack_into("<5I", img, head, 0x7188EBF2, base + ptrs, base + ptrs + 4, 0, 0xE71AA390)
+    if unwritten:
+        assert len(img) % 256 == 0
+        return _blocks(img, base), bytes(img) + b"\xff" * unwritten
     img += b"\xAA" * (-len(img) % 256 + 256)  # padding past the end is not hashed
+    return _blocks(img, base), bytes(img[:end - base])
+
+
+def _blocks(img, base):
+    import struct
     out = bytearray()
     n = len(img) // 256
     for i in range(n):
         out += struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, base + 256 * i, 256, i, n, 0xE48BFF56)
         out += img[256 * i:256 * i + 256] + bytes(476 - 256) + struct.pack("<I", 0x0AB16F30)
-    return bytes(out), bytes(img[:end - base])
+    return bytes(out)
+
+
+def test_uf2_end_past_the_last_page_reads_as_erased_flash():
+    """pico-sdk's __flash_binary_end counts .uninitialized_data, which no UF2
+    block holds: when .data ends on a page boundary the end lies past the last
+    block (a real release image did this: end 0x1007ce20, blocks to 0x1007ce00).
+    In the sector the loader erased those bytes read 0xFF, on the Pico and in
+    the emulator; an end in a sector the UF2 never touched is refused."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import digest_host
+    path = TMP + "_tail.uf2"
+    for payload, ok in ((256 * 40 - 16, True), (4096 * 2 - 16, False)):
+        uf2, image = _uf2(bytes(range(256)) * (payload // 256) + bytes(payload % 256),
+                          unwritten=0x20)
+        with open(path, "wb") as f:
+            f.write(uf2)
+        if ok:
+            assert digest_host.uf2_image(path) == image and image.endswith(b"\xff" * 0x20)
+        else:
+            try:
+                digest_host.uf2_image(path)
+                raise AssertionError("an end in an unwritten sector was accepted")
+            except ValueError as e:
+                assert "outside the UF2" in str(e)
+    os.remove(path)
 
 
 def test_host_tool_equals_verify_on_a_uf2():

@@ -64,6 +64,7 @@ UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 XIP_BASE = 0x10000000
 BI_MARK_START, BI_MARK_END = 0x7188EBF2, 0xE71AA390
 BI_ID_AND_INT, BI_RP_BINARY_END = 5, 0x68F465DE
+SECTOR = 4096  # flash erase unit
 
 
 def uf2_flash(data):
@@ -103,6 +104,13 @@ def uf2_image(path):
                         struct.unpack_from("<H", img, e - XIP_BASE)[0] == BI_ID_AND_INT and \
                         u32(e + 4) == BI_RP_BINARY_END:
                     last = u32(e + 8)
+                    written = XIP_BASE + len(img)
+                    # __flash_binary_end also counts .uninitialized_data (NOLOAD, never in
+                    # the UF2): when .data ends on a page boundary those bytes fall in a page
+                    # the UF2 leaves out, inside the sector the loader erased for the last
+                    # page, so the board (and the emulator) read them as 0xFF.
+                    if last > written and (last - 1) // SECTOR == (written - 1) // SECTOR:
+                        img += b"\xff" * (last - written)
                     if not XIP_BASE < last <= XIP_BASE + len(img):
                         raise ValueError("binary end 0x%08x outside the UF2" % last)
                     return bytes(img[:last - XIP_BASE])
