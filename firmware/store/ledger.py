@@ -514,7 +514,10 @@ class Ledger:
         return R.OK
 
     # ---- snapshot ------------------------------------------------------
-    def encode(self):
+    def pieces(self):
+        """The snapshot as a list of pieces, in order: the journal copies
+        them into its chunks, so no block the size of the whole state is
+        needed (after a long replay a fragmented heap has none: issue 10)."""
         cfg = "\n".join("%s=%s" % (c[0], self.config[c[0]]) for c in C.CONFIG).encode()
         hist = "\n".join("%d %d %s %s" % h for h in self.conf_history).encode()
         misc = struct.pack(_MISC, self.phase, self.lock, self.door_open, self.tilt,
@@ -523,31 +526,38 @@ class Ledger:
             struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
         misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
         misc += struct.pack(_MISC_ESC, self.escrow)
-        parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
-                 self.recall.encode(), self.events.encode())
-        head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
-        # one join: head + join(parts) would copy the whole snapshot twice
-        return b"".join((head,) + parts)
+        out = [None, misc, cfg, hist, self.table.encode(), self.meters.encode()]
+        sizes = [len(p) for p in out[1:]]
+        for more in (self.recall.pieces(), self.events.pieces()):
+            n = 0
+            for p in more:
+                n += len(p)
+            sizes.append(n)
+            out.extend(more)
+        out[0] = struct.pack("<B7I", _SNAP_VERSION, *sizes)
+        return out
 
-    def load(self, data):
-        """Restores from encode(); False (and unchanged meaning) if malformed."""
+    def encode(self):
+        """The snapshot in one block (host tools and tests compare states)."""
+        return b"".join(self.pieces())
+
+    def load(self, chunks):
+        """Restores from a snapshot given as its chunks (an iterable of
+        bytes-like pieces whose concatenation is encode()), a part at a time
+        and the recall a game at a time, so the snapshot is never needed in
+        one block. R.OK; OLD_FORMAT: a previous release's snapshot, not
+        read; _BAD_RECORD: malformed (this ledger must not be used then)."""
         try:
-            return self._load(data)
+            return self._load(_Reader(chunks))
         except Exception:
-            return False
+            return _BAD_RECORD
 
-    def _load(self, data):
-        if data[0] != _SNAP_VERSION:
-            return False
-        sizes = struct.unpack_from("<7I", data, 1)
-        pos = 1 + 28
-        parts = []
-        for s in sizes:
-            parts.append(bytes(data[pos:pos + s]))
-            pos += s
-        if pos != len(data):
-            return False
-        misc, cfg, hist, table, meters, recall, events = parts
+    def _load(self, rd):
+        ver = rd.read(1)[0]
+        if ver != _SNAP_VERSION:
+            return OLD_FORMAT if ver == OLD_FORMAT else _BAD_RECORD
+        sizes = struct.unpack("<7I", rd.read(28))
+        misc, cfg, hist, table, meters = [rd.read(n) for n in sizes[:5]]
         config = C.defaults()
         for line in cfg.decode().split("\n"):
             key, _, text = line.partition("=")
@@ -556,9 +566,9 @@ class Ledger:
                 config[key] = value
         self.config = config
         self.table = Table(self._profile())
-        if not self.table.load(table) or not self.recall.load(recall) \
-                or not self.events.load(events):
-            return False
+        if not self.table.load(table) or not self.recall.load(rd, sizes[5]) \
+                or not self.events.load(rd.read(sizes[6])) or not rd.done():
+            return _BAD_RECORD
         self.meters.load(meters)
         base = struct.calcsize(_MISC)
         (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
@@ -575,13 +585,53 @@ class Ledger:
         if len(misc) == sas + struct.calcsize(_MISC_ESC):
             self.escrow = struct.unpack_from(_MISC_ESC, misc, sas)[0]
         elif len(misc) not in (base, flight, sas):
-            return False
+            return _BAD_RECORD
         self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
         self.conf_history = []
         for line in hist.decode().split("\n"):
             if line:
                 t, i, old, new = line.split(" ", 3)
                 self.conf_history.append((int(t), int(i), old, new))
+        return R.OK
+
+
+class _Reader:
+    """Reads a snapshot from its chunks (memoryviews valid only until the
+    next one is taken): each read copies out what it needs, so nothing the
+    size of the whole snapshot is ever allocated."""
+
+    def __init__(self, chunks):
+        self._it = iter(chunks)
+        self._cur = b""
+        self._pos = 0
+
+    def read(self, n):
+        cur = self._cur
+        pos = self._pos
+        if len(cur) - pos >= n:  # the usual case: inside one chunk
+            self._pos = pos + n
+            return bytes(cur[pos:pos + n])
+        out = bytearray(n)
+        f = 0
+        while f < n:
+            if pos == len(cur):
+                cur = self._cur = next(self._it)  # none left: malformed
+                pos = 0
+            k = min(n - f, len(cur) - pos)
+            out[f:f + k] = cur[pos:pos + k]
+            f += k
+            pos += k
+        self._pos = pos
+        return bytes(out)
+
+    def done(self):
+        """True if every chunk was read to its end (this also runs the
+        journal's chunk iterator to its own end, where it checks the CRC)."""
+        if self._pos != len(self._cur):
+            return False
+        for p in self._it:
+            if len(p):
+                return False
         return True
 
 
