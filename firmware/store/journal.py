@@ -186,7 +186,6 @@ class Journal:
         self.snap_start = 0
         self.snap_len = 0
         self.snap_crc = 0
-        self.snap_ok = False  # chunks() read back whole and unchanged
 
     # ------------------------------------------------------------------ mount
     def _pair(self):
@@ -390,7 +389,9 @@ class Journal:
         if self.wear[h]:
             self.off = _SEC  # a worn head takes nothing more
         if base is not None and base[_S_BTYPE] == T_SNAPE:
-            if self._check_snapshot() is None:
+            for _ in self.chunks():  # length and CRC: snap_ok
+                pass
+            if not self.snap_ok:
                 self.status = CRITICAL
                 return CRITICAL
         if bad:
@@ -497,11 +498,6 @@ class Journal:
                     break
                 erase = True
 
-    def _check_snapshot(self):
-        for _ in self._chunks():
-            pass
-        return True if self.snap_ok else None
-
     # ---------------------------------------------------------------- reading
     def _entries(self, from_seq):
         """Yield (type, seq, payload memoryview) for live entries >= from_seq.
@@ -542,17 +538,11 @@ class Journal:
             s = (s + 1) % m
 
     def chunks(self):
-        """The newest valid snapshot as its chunks' payloads, in order (each
-        a memoryview valid until the next step), or None if there is none.
-        Once they are all read, snap_ok says whether their length and CRC
-        are still what the mount found. The caller decodes a chunk at a
-        time: a fragmented heap need not hold the snapshot in one block."""
-        self.snap_ok = False
-        if self.status is None or self.status == CRITICAL or self.base_type != T_SNAPE:
-            return None
-        return self._chunks()
-
-    def _chunks(self):
+        """The newest snapshot (base_type T_SNAPE) as its chunks' payloads,
+        in order, each a memoryview valid until the next step. Once they
+        are all read, snap_ok says whether their length and CRC are what its
+        end entry holds. The store decodes a chunk at a time: a fragmented
+        heap need not hold the snapshot in one block."""
         self.snap_ok = False
         n = 0
         c = 0
@@ -568,11 +558,10 @@ class Journal:
     def snapshot(self):
         """Bytes of the newest valid snapshot in one block, or None (host
         tools and tests; the store reads chunks())."""
-        it = self.chunks()
-        if it is None:
+        if self.status is None or self.status == CRITICAL or self.base_type != T_SNAPE:
             return None
         out = bytearray()
-        for p in it:
+        for p in self.chunks():
             out += p
         if not self.snap_ok:
             raise JournalCorrupt("snapshot changed after mount")

@@ -538,7 +538,7 @@ class Ledger:
         return out
 
     def encode(self):
-        """The snapshot in one block (host tools and tests compare states)."""
+        """The snapshot in one block (tests and host tools compare states)."""
         return b"".join(self.pieces())
 
     def load(self, chunks):
@@ -606,33 +606,25 @@ class _Reader:
         self._pos = 0
 
     def read(self, n):
-        cur = self._cur
-        pos = self._pos
-        if len(cur) - pos >= n:  # the usual case: inside one chunk
-            self._pos = pos + n
-            return bytes(cur[pos:pos + n])
         out = bytearray(n)
         f = 0
         while f < n:
-            if pos == len(cur):
-                cur = self._cur = next(self._it)  # none left: malformed
-                pos = 0
-            k = min(n - f, len(cur) - pos)
-            out[f:f + k] = cur[pos:pos + k]
+            if self._pos == len(self._cur):
+                self._cur = next(self._it)  # none left: malformed
+                self._pos = 0
+            k = min(n - f, len(self._cur) - self._pos)
+            out[f:f + k] = self._cur[self._pos:self._pos + k]
             f += k
-            pos += k
-        self._pos = pos
-        return bytes(out)
+            self._pos += k
+        return out
 
     def done(self):
-        """True if every chunk was read to its end (this also runs the
-        journal's chunk iterator to its own end, where it checks the CRC)."""
-        if self._pos != len(self._cur):
-            return False
+        """True if nothing is left unread (this also runs the journal's
+        chunk iterator to its end, where it checks the CRC)."""
+        left = len(self._cur) - self._pos
         for p in self._it:
-            if len(p):
-                return False
-        return True
+            left += len(p)
+        return left == 0
 
 
 _APPLY = {

@@ -144,9 +144,8 @@ class Store:
         return True
 
     def _rebuild(self):
-        chunks = self.journal.chunks()
-        if chunks is not None:
-            code = self.ledger.load(chunks)
+        if self.journal.base_type == J.T_SNAPE:
+            code = self.ledger.load(self.journal.chunks())
             if code == OLD_FORMAT:
                 # Refused, not migrated: that release settled in whole dollars
                 # (rounded pays, bets taken down), so its records cannot be
