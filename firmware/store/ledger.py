@@ -34,7 +34,7 @@ LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER 
 _BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
-_SNAP_VERSION = const(2)
+SNAP_VERSION = const(2)
 OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
 _MISC = "<BBBBBBBIQQI"
 # appended to misc (a snapshot without it loads with nothing in flight):
@@ -534,97 +534,12 @@ class Ledger:
                 n += len(p)
             sizes.append(n)
             out.extend(more)
-        out[0] = struct.pack("<B7I", _SNAP_VERSION, *sizes)
+        out[0] = struct.pack("<B7I", SNAP_VERSION, *sizes)
         return out
 
     def encode(self):
         """The snapshot in one block (tests and host tools compare states)."""
         return b"".join(self.pieces())
-
-    def load(self, chunks):
-        """Restores from a snapshot given as its chunks (an iterable of
-        bytes-like pieces whose concatenation is encode()), a part at a time
-        and the recall a game at a time, so the snapshot is never needed in
-        one block. R.OK; OLD_FORMAT: a previous release's snapshot, not
-        read; _BAD_RECORD: malformed (this ledger must not be used then)."""
-        try:
-            return self._load(_Reader(chunks))
-        except Exception:
-            return _BAD_RECORD
-
-    def _load(self, rd):
-        ver = rd.read(1)[0]
-        if ver != _SNAP_VERSION:
-            return OLD_FORMAT if ver == OLD_FORMAT else _BAD_RECORD
-        sizes = struct.unpack("<7I", rd.read(28))
-        misc, cfg, hist, table, meters = [rd.read(n) for n in sizes[:5]]
-        config = C.defaults()
-        for line in cfg.decode().split("\n"):
-            key, _, text = line.partition("=")
-            ok, value = C.parse(key, text)
-            if ok:
-                config[key] = value
-        self.config = config
-        self.table = Table(self._profile())
-        if not self.table.load(table) or not self.recall.load(rd, sizes[5]) \
-                or not self.events.load(rd.read(sizes[6])) or not rd.done():
-            return _BAD_RECORD
-        self.meters.load(meters)
-        base = struct.calcsize(_MISC)
-        (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
-         self.rerolls, self.lock_arg, self.credits_at_close, self.game_no) = \
-            struct.unpack_from(_MISC, misc, 0)
-        flight = base + struct.calcsize(_FLIGHT)
-        if len(misc) >= flight:
-            p0, p1, self.ticket, self.ticket_no = struct.unpack_from(_FLIGHT, misc, base)
-            self.pulses = [p0, p1]
-        sas = flight + struct.calcsize(_MISC_SAS)
-        if len(misc) >= sas:
-            self.host, self.sas_ack, self.val_id, self.val_seq = \
-                struct.unpack_from(_MISC_SAS, misc, flight)
-        if len(misc) == sas + struct.calcsize(_MISC_ESC):
-            self.escrow = struct.unpack_from(_MISC_ESC, misc, sas)[0]
-        elif len(misc) not in (base, flight, sas):
-            return _BAD_RECORD
-        self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
-        self.conf_history = []
-        for line in hist.decode().split("\n"):
-            if line:
-                t, i, old, new = line.split(" ", 3)
-                self.conf_history.append((int(t), int(i), old, new))
-        return R.OK
-
-
-class _Reader:
-    """Reads a snapshot from its chunks (memoryviews valid only until the
-    next one is taken): each read copies out what it needs, so nothing the
-    size of the whole snapshot is ever allocated."""
-
-    def __init__(self, chunks):
-        self._it = iter(chunks)
-        self._cur = b""
-        self._pos = 0
-
-    def read(self, n):
-        out = bytearray(n)
-        f = 0
-        while f < n:
-            if self._pos == len(self._cur):
-                self._cur = next(self._it)  # none left: malformed
-                self._pos = 0
-            k = min(n - f, len(self._cur) - self._pos)
-            out[f:f + k] = self._cur[self._pos:self._pos + k]
-            f += k
-            self._pos += k
-        return out
-
-    def done(self):
-        """True if nothing is left unread (this also runs the journal's
-        chunk iterator to its end, where it checks the CRC)."""
-        left = len(self._cur) - self._pos
-        for p in self._it:
-            left += len(p)
-        return left == 0
 
 
 _APPLY = {

@@ -98,7 +98,7 @@ class Recall:
 
     def load(self, rd, size):
         """Reads what pieces() wrote, `size` bytes, from a snapshot reader
-        (firmware.store.ledger._Reader) a game at a time."""
+        (firmware.store.snapload._Reader) a game at a time."""
         n = struct.unpack("<H", rd.read(2))[0]
         if n > CAPACITY:
             return False

@@ -5,6 +5,7 @@ nothing), then the journal commits it, and only then may the caller act on
 it (show a result, pay, accept the next bet). Recovery replays the same
 records through the same ledger, so nothing is settled twice or lost.
 """
+from firmware import forget
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
@@ -145,7 +146,10 @@ class Store:
 
     def _rebuild(self):
         if self.journal.base_type == J.T_SNAPE:
-            code = self.ledger.load(self.journal.chunks())
+            # the loader is boot-only code: off the heap again once it ran
+            from firmware.store import snapload
+            code = snapload.load(self.ledger, self.journal.chunks())
+            forget("firmware.store.snapload")
             if code == OLD_FORMAT:
                 # Refused, not migrated: that release settled in whole dollars
                 # (rounded pays, bets taken down), so its records cannot be
