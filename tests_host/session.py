@@ -105,7 +105,7 @@ def view(ledger):
     m = list(ledger.meters.v)
     for key in ("power_ups", "games_power"):
         m[index(key)] = 0
-    return (ledger.table.encode(), tuple(m), ledger.recall.encode(), ledger.phase,
+    return (ledger.table.encode(), tuple(m), b"".join(ledger.recall.pieces()), ledger.phase,
             ledger.lock, ledger.lock_arg, ledger.game_no, tuple(sorted(ledger.config.items())))
 
 

@@ -84,6 +84,7 @@ class Cabinet:
         class Recorder:  # stands in for the journal: keeps what would be appended
             def __init__(self, dev=None):
                 self.out = []
+                self.worn_log = []  # Store.commit logs what the journal found worn
 
             def append(self, p):
                 self.out.append(bytes(p))

@@ -85,9 +85,9 @@ class EventLog:
         t, c, a = struct.unpack_from(_FMT, self.buf, slot * _SLOT)
         return self.total - i, t, c, a
 
-    def encode(self):
-        # joined straight from the ring: no 2.3 KB copy of it first
-        return b"".join((struct.pack("<HHI", self.head, self.count, self.total), self.buf))
+    def pieces(self):
+        # the ring itself, not a 2.3 KB copy of it
+        return [struct.pack("<HHI", self.head, self.count, self.total), self.buf]
 
     def load(self, data):
         if len(data) != 8 + len(self.buf):

@@ -34,7 +34,7 @@ LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER 
 _BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
-_SNAP_VERSION = const(2)
+SNAP_VERSION = const(2)
 OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
 _MISC = "<BBBBBBBIQQI"
 # appended to misc (a snapshot without it loads with nothing in flight):
@@ -514,7 +514,10 @@ class Ledger:
         return R.OK
 
     # ---- snapshot ------------------------------------------------------
-    def encode(self):
+    def pieces(self):
+        """The snapshot as a list of pieces, in order: the journal copies
+        them into its chunks, so no block the size of the whole state is
+        needed (after a long replay a fragmented heap has none: issue 10)."""
         cfg = "\n".join("%s=%s" % (c[0], self.config[c[0]]) for c in C.CONFIG).encode()
         hist = "\n".join("%d %d %s %s" % h for h in self.conf_history).encode()
         misc = struct.pack(_MISC, self.phase, self.lock, self.door_open, self.tilt,
@@ -523,66 +526,20 @@ class Ledger:
             struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
         misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
         misc += struct.pack(_MISC_ESC, self.escrow)
-        parts = (misc, cfg, hist, self.table.encode(), self.meters.encode(),
-                 self.recall.encode(), self.events.encode())
-        head = struct.pack("<B7I", _SNAP_VERSION, *[len(p) for p in parts])
-        # one join: head + join(parts) would copy the whole snapshot twice
-        return b"".join((head,) + parts)
+        out = [None, misc, cfg, hist, self.table.encode(), self.meters.encode()]
+        sizes = [len(p) for p in out[1:]]
+        for more in (self.recall.pieces(), self.events.pieces()):
+            n = 0
+            for p in more:
+                n += len(p)
+            sizes.append(n)
+            out.extend(more)
+        out[0] = struct.pack("<B7I", SNAP_VERSION, *sizes)
+        return out
 
-    def load(self, data):
-        """Restores from encode(); False (and unchanged meaning) if malformed."""
-        try:
-            return self._load(data)
-        except Exception:
-            return False
-
-    def _load(self, data):
-        if data[0] != _SNAP_VERSION:
-            return False
-        sizes = struct.unpack_from("<7I", data, 1)
-        pos = 1 + 28
-        parts = []
-        for s in sizes:
-            parts.append(bytes(data[pos:pos + s]))
-            pos += s
-        if pos != len(data):
-            return False
-        misc, cfg, hist, table, meters, recall, events = parts
-        config = C.defaults()
-        for line in cfg.decode().split("\n"):
-            key, _, text = line.partition("=")
-            ok, value = C.parse(key, text)
-            if ok:
-                config[key] = value
-        self.config = config
-        self.table = Table(self._profile())
-        if not self.table.load(table) or not self.recall.load(recall) \
-                or not self.events.load(events):
-            return False
-        self.meters.load(meters)
-        base = struct.calcsize(_MISC)
-        (self.phase, self.lock, door, tilt, audit, self.cocked_run, self.stuck_run,
-         self.rerolls, self.lock_arg, self.credits_at_close, self.game_no) = \
-            struct.unpack_from(_MISC, misc, 0)
-        flight = base + struct.calcsize(_FLIGHT)
-        if len(misc) >= flight:
-            p0, p1, self.ticket, self.ticket_no = struct.unpack_from(_FLIGHT, misc, base)
-            self.pulses = [p0, p1]
-        sas = flight + struct.calcsize(_MISC_SAS)
-        if len(misc) >= sas:
-            self.host, self.sas_ack, self.val_id, self.val_seq = \
-                struct.unpack_from(_MISC_SAS, misc, flight)
-        if len(misc) == sas + struct.calcsize(_MISC_ESC):
-            self.escrow = struct.unpack_from(_MISC_ESC, misc, sas)[0]
-        elif len(misc) not in (base, flight, sas):
-            return False
-        self.door_open, self.tilt, self.audit = bool(door), bool(tilt), bool(audit)
-        self.conf_history = []
-        for line in hist.decode().split("\n"):
-            if line:
-                t, i, old, new = line.split(" ", 3)
-                self.conf_history.append((int(t), int(i), old, new))
-        return True
+    def encode(self):
+        """The snapshot in one block (tests and host tools compare states)."""
+        return b"".join(self.pieces())
 
 
 _APPLY = {

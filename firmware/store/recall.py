@@ -83,33 +83,34 @@ class Recall:
     def __len__(self):
         return self._n
 
-    def encode(self):
-        # sized first and filled in place: one allocation, no regrowing
+    def pieces(self):
+        """The encoded recall as a list of pieces (count, then each game's
+        length and bytes): the games themselves, not a copy of them all in
+        one block, which a fragmented heap may not have (issue 10)."""
         n = self._n
-        size = 2
-        for k in range(n):
-            size += 2 + len(self._at(k))
-        out = bytearray(size)
-        struct.pack_into("<H", out, 0, n)
-        pos = 2
+        out = [None] * (1 + 2 * n)
+        out[0] = struct.pack("<H", n)
         for k in range(n):
             g = self._at(k)
-            struct.pack_into("<H", out, pos, len(g))
-            out[pos + 2:pos + 2 + len(g)] = g
-            pos += 2 + len(g)
-        return bytes(out)
+            out[1 + 2 * k] = struct.pack("<H", len(g))
+            out[2 + 2 * k] = g
+        return out
 
-    def load(self, data):
-        n = struct.unpack_from("<H", data, 0)[0]
-        pos = 2
-        games = []
-        for _ in range(n):
-            size = struct.unpack_from("<H", data, pos)[0]
-            games.append(bytes(data[pos + 2:pos + 2 + size]))
-            pos += 2 + size
-        if pos != len(data) or n > CAPACITY:
+    def load(self, rd, size):
+        """Reads what pieces() wrote, `size` bytes, from a snapshot reader
+        (firmware.store.snapload._Reader) a game at a time."""
+        n = struct.unpack("<H", rd.read(2))[0]
+        if n > CAPACITY:
             return False
-        self._ring = games + [None] * (CAPACITY - n)
+        games = [None] * CAPACITY
+        pos = 2
+        for k in range(n):
+            g = struct.unpack("<H", rd.read(2))[0]
+            games[k] = rd.read(g)
+            pos += 2 + g
+        if pos != size:
+            return False
+        self._ring = games
         self._first = 0
         self._n = n
         return True

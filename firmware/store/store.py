@@ -5,6 +5,7 @@ nothing), then the journal commits it, and only then may the caller act on
 it (show a result, pay, accept the next bet). Recovery replays the same
 records through the same ledger, so nothing is settled twice or lost.
 """
+from firmware import forget
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
@@ -114,7 +115,7 @@ class Store:
         if status == EMPTY:
             # No snapshot yet (blank region, or only records since a RAM
             # clear): take one now so later boots start from it.
-            self.journal.write_snapshot(self.ledger.encode())
+            self.journal.write_snapshot(self.ledger.pieces())
         self.status = status
         self.commit(T.pack(T.POWER, now))
         if status == REPAIRED:
@@ -144,16 +145,19 @@ class Store:
         return True
 
     def _rebuild(self):
-        snap = self.journal.snapshot()
-        if snap is not None and len(snap) and snap[0] == OLD_FORMAT:
-            # Refused, not migrated: that release settled in whole dollars
-            # (rounded pays, bets taken down), so its records cannot be
-            # replayed into cents and give the same credits. The technician
-            # reads the old meters with the old release, then RAM-clears.
-            self.old_format = True
-            return False
-        if snap is not None and not self.ledger.load(snap):
-            return False
+        if self.journal.base_type == J.T_SNAPE:
+            # the loader is boot-only code: off the heap again once it ran
+            from firmware.store import snapload
+            code = snapload.load(self.ledger, self.journal.chunks())
+            forget("firmware.store.snapload")
+            if code == OLD_FORMAT:
+                # Refused, not migrated: that release settled in whole dollars
+                # (rounded pays, bets taken down), so its records cannot be
+                # replayed into cents and give the same credits. The technician
+                # reads the old meters with the old release, then RAM-clears.
+                self.old_format = True
+            if code != R.OK or not self.journal.snap_ok:
+                return False
         bad = [0]
 
         def replay(payload):
@@ -180,7 +184,7 @@ class Store:
                     # erases (10 s) in one loop pass.
                     j.erase_step()
                 else:
-                    j.write_snapshot(self.ledger.encode())
+                    j.write_snapshot(self.ledger.pieces())
         except Exception as e:  # noqa: BLE001
             return self.fail("snapshot", e)
         code = self.ledger.apply(payload)
@@ -317,7 +321,7 @@ class Store:
             # number that a ticket from before it already carries
             self.commit(T.pack(T.VALID_ID, now, old.val_id, old.val_seq))
         try:
-            self.journal.write_snapshot(self.ledger.encode())
+            self.journal.write_snapshot(self.ledger.pieces())
         except Exception as e:  # noqa: BLE001
             return self.fail("RAM clear", e)
         return R.OK
