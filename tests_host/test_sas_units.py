@@ -252,3 +252,40 @@ def test_ssd1306_sends_a_frame_in_parts():
         assert i2c.log[6][:1] == b"\x40" and len(i2c.log[6]) == 257
         got += i2c.log[6][1:]
     assert got == bytes(disp.buffer)
+
+
+def test_shutdown_with_a_contract_bet_up_still_cashes_out():
+    """SAS 01 with a point on: the credits not at risk (and the odds, which
+    may come down) leave on a ticket; the pass line stays and is decided
+    when the host enables play again (SAS.md, 01/02)."""
+    b, d = make(seed=7, sas="loop")
+    led = d.ctl.store.ledger
+    t = led.table
+    d.bill(20)
+    d.command("press BET_UP")
+    b.dome.rng.face = lambda: 2                          # 2-2: point 4
+    d.command("roll")
+    assert t.point == 4 and t.on_table() == 100
+    d.command("press ODDS")
+    odds = t.on_table() - 100
+    assert odds > 0
+    body = b"\x01\x01"
+    c = kermit(body)
+    assert _poll(d, body + bytes((c & 0xFF, c >> 8))) == b"\x01"
+    d.run(500)
+    credits = t.credits
+    d.command("press CASHOUT")
+    d.run(3000)
+    assert len(b.printer.tickets) == 1, d.screen_text()
+    assert "AMOUNT $%d.00" % ((credits + odds) // 100) in b.printer.tickets[0]
+    assert t.credits == 0 and t.on_table() == 100         # the pass line stays
+    d.command("press ROLL")
+    d.run(20000)
+    assert t.point == 4 and d.ctl.game.rolls == 1         # still disabled: no roll
+    body = b"\x01\x02"
+    c = kermit(body)
+    assert _poll(d, body + bytes((c & 0xFF, c >> 8))) == b"\x01"
+    b.dome.rng.face = lambda: 2                          # 4 again: the pass line wins
+    assert d.roll()
+    assert t.point == 0 and t.credits == 100 and t.on_table() == 100  # paid even money
+    assert led.balance_check() == 0
