@@ -289,3 +289,24 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     assert d.roll()
     assert t.point == 0 and t.credits == 100 and t.on_table() == 100  # paid even money
     assert led.balance_check() == 0
+
+
+def test_a_new_sas_address_applies_at_once():
+    b, d = make(seed=8, sas="loop")
+    st = d.ctl.store
+
+    def answers(addr):
+        got = _poll(d, bytes((addr, 0x1A)))
+        return len(got) == 8 and got[:2] == bytes((addr, 0x1A)) and kermit(got) == 0
+    assert answers(1) and not answers(5)
+    assert st.set_config(b.clock.now(), "sas_address", "5") == 0
+    assert answers(5) and not answers(1)
+    assert _poll(d, b"\x85") != b"" and _poll(d, b"\x81") == b""
+    assert st.set_config(b.clock.now(), "sas_address", "0") == 0
+    assert not answers(5) and not answers(1) and _poll(d, b"\x85") == b""
+    # a cabinet that started with SAS off takes an address without a restart
+    b2, d2 = make(seed=9, flash=b.flash, sas="loop")
+    d = d2
+    assert not answers(5)
+    assert d2.ctl.store.set_config(b2.clock.now(), "sas_address", "3") == 0
+    assert answers(3)

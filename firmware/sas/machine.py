@@ -63,9 +63,10 @@ class _Crc:
 
 
 def start(ctl):
-    """The SAS side for the controller, or None when the address is 0 (SAS
-    off, 2.1) or the memory is critical (the address reverts to 0)."""
-    if ctl.store.critical or not ctl.store.ledger.config["sas_address"]:
+    """The SAS side for the controller, or None when the memory is critical
+    (the address reverts to 0). Made with address 0 (SAS off, 2.1) too: it
+    then answers nothing, and a new address takes effect at once."""
+    if ctl.store.critical:
         return None
     return Sas(ctl)
 
@@ -189,6 +190,9 @@ class Sas:
             self.error = repr(exc)[:60]
 
     def _tick(self, now_ms):
+        # the configured address, live: a change in the menu applies at the
+        # next tick (0 = SAS off: every poll ignored)
+        self.framer.address = self.ctl.store.ledger.config["sas_address"]
         self._feed_events()
         self._watch_game()
         if self.rom is not None and self.rom.step(_ROM_CHUNKS):
