@@ -108,7 +108,13 @@ def test_last_ten_bills_in_menu_readout_and_log():
     from firmware.audit.readout import Readout
     r = Readout(d.ctl.store, d.ctl.identity())
     text = r.feed(b"BILLS\n").decode().split("\n")
-    assert text[0] == "OK BILLS 10" and text[1].endswith(" 500") and text[2].endswith(" 10000")
+    # spec change (issue 12 review): each line also carries the date and time
+    assert text[0] == "OK BILLS 10"
+    from firmware import timefmt
+    for line, cents in ((text[1], "500"), (text[2], "10000")):
+        t, amount, day, hms = line.split(" ")
+        assert amount == cents
+        assert day + " " + hms == "%04d-%02d-%02d %02d:%02d:%02d" % timefmt.civil(int(t)), line
     s2, b2 = make_audit(0, 0)
     for amount in (2000, 500):
         s2.credit(b2.clock.now(), 0, amount)

@@ -310,3 +310,29 @@ def test_a_new_sas_address_applies_at_once():
     assert not answers(5)
     assert d2.ctl.store.set_config(b2.clock.now(), "sas_address", "3") == 0
     assert answers(3)
+
+
+def _exceptions(d):
+    out = b""
+    for _ in range(40):
+        r = _poll(d, b"\x81")
+        if r in (b"", b"\x00"):
+            return out
+        out += r
+        _poll(d, b"\x82")                               # acknowledged
+    return out
+
+
+def test_a_game_cut_by_power_is_reported_started_before_it_ends():
+    b, d = make(seed=10, sas="loop")
+    d.bill(20)
+    _exceptions(d)
+    d.command("press BET_UP")
+    d.command("press ROLL")
+    d.run(300)
+    assert d.ctl.game.rolling()
+    b2, d2 = make(seed=11, flash=b.flash, sas="loop")    # power cut mid-roll
+    d2.run(20000)
+    got = _exceptions(d2)
+    assert got.count(b"\x7e") == got.count(b"\x7f") >= 1, got.hex()
+    assert got.index(b"\x7e") < got.index(b"\x7f"), got.hex()

@@ -105,7 +105,9 @@ class Sas:
         self.overflow = False
         self._other = 0
         self._last = 0                      # kind of the previous message for us
-        self._phase = led.phase
+        # a game in progress at power-up (it is replayed or voided) is
+        # reported as started again, so its 7F never comes without a 7E
+        self._phase = -1
         self._game_no = led.game_no
         self.rom = None                     # Digest computing a ROM signature
         self.rom_sig = -1                   # finished signature waiting for a general poll
