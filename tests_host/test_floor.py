@@ -108,7 +108,13 @@ def test_last_ten_bills_in_menu_readout_and_log():
     from firmware.audit.readout import Readout
     r = Readout(d.ctl.store, d.ctl.identity())
     text = r.feed(b"BILLS\n").decode().split("\n")
-    assert text[0] == "OK BILLS 10" and text[1].endswith(" 500") and text[2].endswith(" 10000")
+    # spec change (issue 12 review): each line also carries the date and time
+    assert text[0] == "OK BILLS 10"
+    from firmware import timefmt
+    for line, cents in ((text[1], "500"), (text[2], "10000")):
+        t, amount, day, hms = line.split(" ")
+        assert amount == cents
+        assert day + " " + hms == "%04d-%02d-%02d %02d:%02d:%02d" % timefmt.civil(int(t)), line
     s2, b2 = make_audit(0, 0)
     for amount in (2000, 500):
         s2.credit(b2.clock.now(), 0, amount)
@@ -196,3 +202,58 @@ def test_readout_shows_the_newest_ticket():
     number = b.printer.barcodes[-1]
     assert "number=%s" % number in text and "amount=5" in text, text
     assert len(number) == 18 and any(number in line for line in b.printer.tickets[-1])
+
+
+def _numbers(b, d, bills):
+    """Cashes out each bill as a ticket; the validation numbers printed."""
+    for n in bills:
+        d.bill(n)
+        d.command("press CASHOUT")
+        d.command("wait 1500")
+    out = []
+    for lines in b.printer.tickets:
+        out += [l.split()[1] for l in lines if l.startswith("VALIDATION ")]
+    del b.printer.tickets[:]
+    return out
+
+
+def test_ram_clear_of_an_unreadable_journal_never_repeats_a_number():
+    from firmware.cabinet.drive import Driver as CabDriver
+    b, d = make(seed=2)
+    before = _numbers(b, d, (20, 5))
+    assert len(before) == 2
+    fl = b.flash
+    for sec in fl.secs:                                # both copies wrecked
+        sec[:] = bytes([0x5A]) * len(sec)
+    d = CabDriver(b, draw=True)                        # the power-up after
+    st = d.ctl.store
+    assert st.critical and st.ledger.val_seq == 0     # the sequence is lost
+    assert st.ram_clear(b.clock.now()) == 0
+    assert st.set_config(b.clock.now(), "pin", "2468") == 0
+    d.command("wait 500")                              # the validator is enabled again
+    after = _numbers(b, d, (20, 5, 10))
+    assert len(after) == 3 and len(set(after)) == 3
+    assert not set(before) & set(after), (before, after)
+    # a readable journal keeps its ID and sequence through a RAM clear
+    led = st.ledger
+    vid, seq = led.val_id, led.val_seq
+    assert st.ram_clear(b.clock.now()) == 0 and st.set_config(b.clock.now(), "pin", "2468") == 0
+    d.command("wait 500")
+    assert (st.ledger.val_id, st.ledger.val_seq) == (vid, seq)
+    assert not set(_numbers(b, d, (5,))) & set(before + after)
+
+
+def test_ticket_numbers_do_not_follow_from_the_station_name():
+    firsts = []
+    for seed in (4, 5):
+        b, d = make(seed=seed)
+        led = d.ctl.store.ledger
+        assert led.config["station"] == make(seed=6)[1].ctl.store.ledger.config["station"]
+        vid = led.val_id
+        assert 0 < vid < 1 << 24
+        firsts.append(_numbers(b, d, (5,))[0])
+        # kept in the journal: the next power-up (another random draw) keeps it
+        from firmware.cabinet.drive import Driver as CabDriver
+        d2 = CabDriver(b, draw=True)
+        assert d2.ctl.store.ledger.val_id == vid
+    assert firsts[0] != firsts[1], firsts              # same name, other cabinet

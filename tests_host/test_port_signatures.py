@@ -149,6 +149,8 @@ class Ports:
         monkeypatch.setitem(sys.modules, "framebuf", fbuf)
         monkeypatch.setattr(time, "ticks_ms", lambda: int(time.monotonic() * 1000) & 0x3FFFFFFF,
                             raising=False)
+        monkeypatch.setattr(time, "ticks_us", lambda: int(time.monotonic() * 1e6) & 0x3FFFFFFF,
+                            raising=False)                  # hal/esp32/sas_uart.py
         for name in list(sys.modules):
             if name.startswith(("hal.rp2", "hal.esp32", "hal.common", "hal.ssd1306", "hal.clock")):
                 monkeypatch.delitem(sys.modules, name)

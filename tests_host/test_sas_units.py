@@ -252,3 +252,87 @@ def test_ssd1306_sends_a_frame_in_parts():
         assert i2c.log[6][:1] == b"\x40" and len(i2c.log[6]) == 257
         got += i2c.log[6][1:]
     assert got == bytes(disp.buffer)
+
+
+def test_shutdown_with_a_contract_bet_up_still_cashes_out():
+    """SAS 01 with a point on: the credits not at risk (and the odds, which
+    may come down) leave on a ticket; the pass line stays and is decided
+    when the host enables play again (SAS.md, 01/02)."""
+    b, d = make(seed=7, sas="loop")
+    led = d.ctl.store.ledger
+    t = led.table
+    d.bill(20)
+    d.command("press BET_UP")
+    b.dome.rng.face = lambda: 2                          # 2-2: point 4
+    d.command("roll")
+    assert t.point == 4 and t.on_table() == 100
+    d.command("press ODDS")
+    odds = t.on_table() - 100
+    assert odds > 0
+    body = b"\x01\x01"
+    c = kermit(body)
+    assert _poll(d, body + bytes((c & 0xFF, c >> 8))) == b"\x01"
+    d.run(500)
+    credits = t.credits
+    d.command("press CASHOUT")
+    d.run(3000)
+    assert len(b.printer.tickets) == 1, d.screen_text()
+    assert "AMOUNT $%d.00" % ((credits + odds) // 100) in b.printer.tickets[0]
+    assert t.credits == 0 and t.on_table() == 100         # the pass line stays
+    d.command("press ROLL")
+    d.run(20000)
+    assert t.point == 4 and d.ctl.game.rolls == 1         # still disabled: no roll
+    body = b"\x01\x02"
+    c = kermit(body)
+    assert _poll(d, body + bytes((c & 0xFF, c >> 8))) == b"\x01"
+    b.dome.rng.face = lambda: 2                          # 4 again: the pass line wins
+    assert d.roll()
+    assert t.point == 0 and t.credits == 100 and t.on_table() == 100  # paid even money
+    assert led.balance_check() == 0
+
+
+def test_a_new_sas_address_applies_at_once():
+    b, d = make(seed=8, sas="loop")
+    st = d.ctl.store
+
+    def answers(addr):
+        got = _poll(d, bytes((addr, 0x1A)))
+        return len(got) == 8 and got[:2] == bytes((addr, 0x1A)) and kermit(got) == 0
+    assert answers(1) and not answers(5)
+    assert st.set_config(b.clock.now(), "sas_address", "5") == 0
+    assert answers(5) and not answers(1)
+    assert _poll(d, b"\x85") != b"" and _poll(d, b"\x81") == b""
+    assert st.set_config(b.clock.now(), "sas_address", "0") == 0
+    assert not answers(5) and not answers(1) and _poll(d, b"\x85") == b""
+    # a cabinet that started with SAS off takes an address without a restart
+    b2, d2 = make(seed=9, flash=b.flash, sas="loop")
+    d = d2
+    assert not answers(5)
+    assert d2.ctl.store.set_config(b2.clock.now(), "sas_address", "3") == 0
+    assert answers(3)
+
+
+def _exceptions(d):
+    out = b""
+    for _ in range(40):
+        r = _poll(d, b"\x81")
+        if r in (b"", b"\x00"):
+            return out
+        out += r
+        _poll(d, b"\x82")                               # acknowledged
+    return out
+
+
+def test_a_game_cut_by_power_is_reported_started_before_it_ends():
+    b, d = make(seed=10, sas="loop")
+    d.bill(20)
+    _exceptions(d)
+    d.command("press BET_UP")
+    d.command("press ROLL")
+    d.run(300)
+    assert d.ctl.game.rolling()
+    b2, d2 = make(seed=11, flash=b.flash, sas="loop")    # power cut mid-roll
+    d2.run(20000)
+    got = _exceptions(d2)
+    assert got.count(b"\x7e") == got.count(b"\x7f") >= 1, got.hex()
+    assert got.index(b"\x7e") < got.index(b"\x7f"), got.hex()

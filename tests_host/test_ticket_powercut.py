@@ -24,7 +24,6 @@ Plain asserts: runs on CPython and MicroPython.
 import gc
 from hal.mock.norflash import PowerCut
 from firmware.cabinet import attend
-from firmware.sas import validation as V
 from test_e2e_session import make, check
 from test_e2e_powercut import CutDriver, Cut, _full, _rng
 from test_sas_units import reference_number
@@ -104,7 +103,7 @@ def run_session(seed, cut=0, second=0):
     check(d)
     _papers(b, papers)
     led = d.ctl.store.ledger
-    vid = led.val_id or V.station_id(led.config["station"])
+    vid = led.val_id
     return papers, vid, flash.ops, cuts
 
 

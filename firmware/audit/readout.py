@@ -345,7 +345,7 @@ class Readout:
 
     def c_bills(self, args):
         bills = RP.last_bills(self.store.ledger)
-        return ["OK BILLS %d" % len(bills)] + ["%d %d" % b for b in bills]
+        return ["OK BILLS %d" % len(bills)] + ["%d %d %s" % (t, a, T.stamp(t)) for t, a in bills]
 
     def c_digest(self, args):
         d = self._digest

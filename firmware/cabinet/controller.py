@@ -116,7 +116,8 @@ class Controller:
         self.clock = board.clock
         now = self.clock.ticks_ms()
         if store is None:
-            store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None))
+            store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None),
+                          getattr(board, "urandom", None))
         self.store = store
         board.money.inhibit(True)  # until the state is known
         self.boot_status = self.store.boot(self.now_s())

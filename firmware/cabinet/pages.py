@@ -76,18 +76,22 @@ def repeat_notice(placed, refused):
     return lines
 
 
-def take_down_all(ctl, now):
+def take_down_all(ctl, now, held=False):
     """Cashout with bets on the table (README: cashout with bets in play):
     refused while a contract bet is in play, else every bet comes down into
     the credits first, so nothing is left rolling for the next player.
-    Returns the refusal, or '' when the table is clear."""
+    `held`: the SAS host disabled play, so a contract bet can be neither
+    played out nor taken down: it stays (it is decided when play is enabled
+    again) and the rest comes down. Returns the refusal, or '' when every
+    bet that may come down is down."""
     table = ctl.store.ledger.table
     for b in table.bets:
-        if table.in_contract(b):
+        if table.in_contract(b) and not held:
             return "NO CASHOUT YET\n%s IN PLAY" % short(b[0], b[1], 8)
     for odds_first in (True, False):
         for b in list(table.bets):
-            if (b[0] in W.ODDS_BASE) == odds_first and table.find(b[0], b[1]) is b:
+            if (b[0] in W.ODDS_BASE) == odds_first and table.find(b[0], b[1]) is b \
+                    and not table.in_contract(b):
                 code = ctl.store.remove(now, b[0], b[1], 0)
                 if code != R.OK:
                     return PL.message(code)

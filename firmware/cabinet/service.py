@@ -119,7 +119,7 @@ def cashout(ctl, now_ms):
     now = ctl.now_s()
     if led.table.bets:  # README: cashout with bets in play
         from firmware.cabinet.player import pages, forget_pages
-        text = pages().take_down_all(ctl, now)
+        text = pages().take_down_all(ctl, now, why == L.DISABLED)
         forget_pages()
         if text:
             return text

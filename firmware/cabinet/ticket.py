@@ -21,8 +21,7 @@ def number(led):
     record carries it and advances the sequence, so a power cut can never
     issue the same number twice."""
     from firmware.sas import validation as V
-    vid = led.val_id or V.station_id(led.config["station"])
-    return int(V.number(vid, (led.val_seq + 1) & 0xFFFFFF))
+    return int(V.number(led.val_id, (led.val_seq + 1) & 0xFFFFFF))
 
 
 def lines(cfg, amount, number, now, reprint=False, clock_ok=True):

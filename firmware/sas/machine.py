@@ -63,9 +63,10 @@ class _Crc:
 
 
 def start(ctl):
-    """The SAS side for the controller, or None when the address is 0 (SAS
-    off, 2.1) or the memory is critical (the address reverts to 0)."""
-    if ctl.store.critical or not ctl.store.ledger.config["sas_address"]:
+    """The SAS side for the controller, or None when the memory is critical
+    (the address reverts to 0). Made with address 0 (SAS off, 2.1) too: it
+    then answers nothing, and a new address takes effect at once."""
+    if ctl.store.critical:
         return None
     return Sas(ctl)
 
@@ -104,7 +105,9 @@ class Sas:
         self.overflow = False
         self._other = 0
         self._last = 0                      # kind of the previous message for us
-        self._phase = led.phase
+        # a game in progress at power-up (it is replayed or voided) is
+        # reported as started again, so its 7F never comes without a 7E
+        self._phase = -1
         self._game_no = led.game_no
         self.rom = None                     # Digest computing a ROM signature
         self.rom_sig = -1                   # finished signature waiting for a general poll
@@ -189,6 +192,9 @@ class Sas:
             self.error = repr(exc)[:60]
 
     def _tick(self, now_ms):
+        # the configured address, live: a change in the menu applies at the
+        # next tick (0 = SAS off: every poll ignored)
+        self.framer.address = self.ctl.store.ledger.config["sas_address"]
         self._feed_events()
         self._watch_game()
         if self.rom is not None and self.rom.step(_ROM_CHUNKS):

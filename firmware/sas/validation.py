@@ -39,14 +39,6 @@ def number(vid, seq):
     return "00" + "".join([str(x) for x in d])
 
 
-def station_id(text):
-    """A non-zero 24-bit validation ID from the station name, used until the
-    host sets one with long poll 4C."""
-    v = crc16(text.encode()) | (crc16(text.encode(), crc=0x5A5A) << 16)
-    v &= 0xFFFFFF
-    return v or 1
-
-
 def newest_ticket(led):
     """(18-digit number, time, amount) of the newest printed ticket (from the
     event log and the ledger's sequence), or None."""
@@ -63,5 +55,4 @@ def newest_ticket(led):
 
 def of_ledger(led):
     """(validation ID, sequence, 18-digit number) of the ledger's newest ticket."""
-    vid = led.val_id or station_id(led.config["station"])
-    return vid, led.val_seq, number(vid, led.val_seq)
+    return led.val_id, led.val_seq, number(led.val_id, led.val_seq)

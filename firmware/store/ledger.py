@@ -167,8 +167,12 @@ class Ledger:
             self.events.log(time, E.COIN_IN, amount)
         return R.OK
 
-    def _playable(self):
-        if self.suspended():
+    def _playable(self, down=False):
+        why = self.suspended()
+        # taking a bet down gives the player's money back, it is not play:
+        # allowed while the SAS host has play disabled, so a cash out stays
+        # possible (firmware/sas/SAS.md, 01)
+        if why and not (down and why == DISABLED):
             return R.LOCKED
         if self.phase != BETTING:
             return R.BETS_CLOSED
@@ -195,7 +199,7 @@ class Ledger:
         return code
 
     def _remove(self, time, f, tail):
-        code = self._playable()
+        code = self._playable(True)
         if code:
             return code
         kind, number, amount = f

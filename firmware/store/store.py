@@ -33,9 +33,10 @@ SMALL_SNAPSHOT = 24 * 1024
 
 
 class Store:
-    def __init__(self, dev, pause=None, provision=None):
+    def __init__(self, dev, pause=None, provision=None, urandom=None):
         self.dev = dev
         self.provision = provision  # hal.marker.Marker or None
+        self.urandom = urandom      # n -> n random bytes (the board's; None: os.urandom)
         # no device (an ESP32 without its "journal" partition): boot() reports
         # CRITICAL and nothing can ever be committed or cleared
         self.journal = None
@@ -118,6 +119,11 @@ class Store:
             self.journal.write_snapshot(self.ledger.pieces())
         self.status = status
         self.commit(T.pack(T.POWER, now))
+        if not self.ledger.val_id:
+            # provisioning (or a journal from before the secret): the
+            # cabinet's own random validation ID, so nobody can work out its
+            # ticket numbers from the station name
+            self._validation_id(now, 0, self.ledger.val_seq)
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
         self._settle_flight(now)
@@ -277,6 +283,17 @@ class Store:
             return -3
         return self.commit(T.pack_config(now, index, text))
 
+    def _validation_id(self, now, vid, seq, avoid=0):
+        """Commits the ticket validation ID and sequence; vid 0 draws a
+        random non-zero 24-bit ID other than `avoid`."""
+        rand = self.urandom
+        if rand is None:
+            from os import urandom as rand
+        while not vid or vid == avoid:
+            b = rand(3)
+            vid = b[0] | (b[1] << 8) | (b[2] << 16)
+        return self.commit(T.pack(T.VALID_ID, now, vid, seq))
+
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
         return not self.critical and self.journal.erase_pending()
@@ -316,10 +333,15 @@ class Store:
             # The corrupt journal could not take this event when the error
             # was found; the new one records why the RAM clear was needed.
             self.commit(T.pack(T.EVENT, now, E.CRITICAL, 0))
-        if old.val_id or old.val_seq:
-            # ticket validation numbers go on: a RAM clear must not print a
-            # number that a ticket from before it already carries
-            self.commit(T.pack(T.VALID_ID, now, old.val_id, old.val_seq))
+        # A RAM clear must not print a number that a ticket from before it
+        # already carries: from a readable journal the ID and sequence go on;
+        # a critical one may have lost tickets (unreadable, or rolled back to
+        # an older sequence), so the sequence starts again under a new random
+        # ID, and a different ID never gives the same number (SAS.md).
+        if was_critical:
+            self._validation_id(now, 0, 0, old.val_id)
+        else:
+            self._validation_id(now, old.val_id, old.val_seq)
         try:
             self.journal.write_snapshot(self.ledger.pieces())
         except Exception as e:  # noqa: BLE001

@@ -356,6 +356,7 @@ class Board:
             seed = random.getrandbits(30)
         self.seed = seed
         self.clock = FakeClock() if fake_clock else RealClock()
+        self._secret = _Xorshift(seed ^ 0x5EC2E7)  # urandom(): seeded, so tests repeat
         self.dome = Dome(self.clock, Rng(seed), cocked_permille, flicker_permille,
                          stuck_permille, settle_ms, faces)
         self.dome.motor_fail = motor_fail
@@ -411,6 +412,10 @@ class Board:
             from hal.mock.keys import Keyboard
 
             self.keyboard = Keyboard(self)
+
+    def urandom(self, n):
+        """os.urandom's stand-in (the store's validation ID): seeded."""
+        return bytes([self._secret.below(256) for _ in range(n)])
 
     def _tone(self, freq):
         t = self.tones
