@@ -86,6 +86,9 @@ class Sas:
         self.unread_ticket = False
         self.polls = 0
         self.refused = 0                    # frames for us dropped (bad CRC or data)
+        # long poll 54's serial number, read once: ctl.identity() loads the
+        # audit-side service module, which a poll every few seconds must not
+        self.serial = ctl.identity()["serial"][:40].encode()
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -346,7 +349,7 @@ class Sas:
 
     def p_version(self, f, n):
         """54 SAS version and gaming machine serial number."""
-        serial = self.ctl.identity()["serial"][:40].encode()
+        serial = self.serial
         o = self.out
         k = self._head(0x54)
         o[k] = 3 + len(serial)
