@@ -179,8 +179,59 @@ def test_queue_overflow_reports_70():
 
 
 def test_every_mapped_event_is_an_event():
-    for code in X.BY_EVENT:
-        assert 0 < code < E.COUNT
+    # X.BY_EVENT is two bytes an event by event code (a bytes table since the
+    # heap work of issue 12; it was a dict {event: exceptions}): it covers
+    # real events only and says what SAS 6.02 Appendix A says, event by event
+    want = {
+        E.DOOR_OPEN: b"\x11", E.DOOR_CLOSE: b"\x12", E.LOGIC_OPEN: b"\x15",
+        E.LOGIC_CLOSE: b"\x16", E.CASHBOX_OPEN: b"\x19", E.CASHBOX_CLOSE: b"\x1a",
+        E.POWER_UP: b"\x18\x17", E.TILT: b"\x20", E.MALFUNCTION: b"\x20",
+        E.SHAKER_FAULT: b"\x20", E.REPAIRED: b"\x31", E.CRITICAL: b"\x32",
+        E.RAM_CLEAR: b"\x3a", E.CONFIG: b"\x3c", E.CASHOUT: b"\x3d", E.HANDPAY: b"\x51",
+        E.JACKPOT: b"\x51", E.HANDPAY_RESET: b"\x52", E.PRINTER_FAULT: b"\x60",
+        E.AUDIT_ON: b"\x84", E.AUDIT_OFF: b"\x85",
+    }
+    t = X.BY_EVENT
+    assert len(t) % 2 == 0 and len(t) // 2 <= E.COUNT
+    got = {i // 2: t[i:i + 2].rstrip(b"\x00") for i in range(0, len(t), 2) if t[i]}
+    assert got == want
+    assert not t[0] and all(t[i] or not t[i + 1] for i in range(0, len(t), 2))
+    # bills by Table C-6 denomination code: $1 2 5 10 20 25 50 100 200 250 500
+    assert X.BILL_CODES == bytes((0x47, 0x4D, 0x48, 0x49, 0x4A, X.BILL_OTHER, 0x4B, 0x4C,
+                                  0x50, X.BILL_OTHER, 0x4E))
+
+
+def test_meter_table_reads_the_named_ledger_meters():
+    # meters.py keeps ledger meters by position (a bytes table since the heap
+    # work of issue 12; it was functions looking them up by name): each SAS
+    # meter is the ledger meters named here, added and subtracted, in SAS
+    # credits ($), as a count (#), in dollars (D)
+    from firmware.sas import meters as M
+    from firmware.store.meters import index
+    want = {
+        0x00: "$ wagered vig -", 0x01: "$ won returned jackpot", 0x02: "$ jackpot - -",
+        0x03: "$ handpay_cc - -", 0x04: "$ total_out - jackpot", 0x05: "# games - -",
+        0x06: "# games_won - -", 0x07: "# games_lost - -", 0x08: "$ coins_in - -",
+        0x0A: "$ coins_in - -", 0x0B: "$ bills_in - -", 0x16: "$ tickets_out - -",
+        0x23: "$ handpay_cc jackpot -", 0x24: "$ total_in - -", 0x25: "# games_power - -",
+        0x26: "# games_door - -", 0x2C: "$ tickets_out - -", 0x2D: "# door_opens - -",
+        0x2E: "# power_ups - -", 0x2F: "# bills_1 - -", 0x30: "# bills_5 - -",
+        0x31: "# bills_10 - -", 0x32: "# bills_20 - -", 0x33: "# bills_50 - -",
+        0x34: "# bills_100 - -", 0x35: "D bills_in - -",
+    }
+    how = {"#": 1, "$": 2, "D": 3}
+    t = M._T
+    for code in range(len(t) // 4):
+        row = bytes(t[4 * code:4 * code + 4])
+        if code in want:
+            w = want[code].split()
+            assert row == bytes([how[w[0]]] + [0xFF if n == "-" else index(n) for n in w[1:]]), code
+        elif code == 0x0C:
+            assert row[0] == 5                           # the player's credits
+        elif code == 0x22:
+            assert row[:3] == b"\x04\x01\x02"            # total won = coin out + jackpot
+        else:
+            assert row == b"\x00\x00\x00\x00", code     # no such meter
 
 
 def test_a_poll_is_answered_between_the_parts_of_a_redraw():

@@ -175,8 +175,7 @@ def main(rolls, flash_path, with_sas=False):
     t_draw = time.ticks_diff(time.ticks_us(), t0) / k
     # SAS: a long poll's own work (parse, meters, CRC, write), the poll
     # already received
-    own = []
-    for i in range(k if line is not None else 0):
+    for i in range(len(line.own) if line is not None else 0):
         line.line.host_send(b"\x01\x1c" if i % 2 else b"\x01\x0f")
         w0 = line.waited.us()
         t0 = time.ticks_us()
@@ -187,7 +186,8 @@ def main(rolls, flash_path, with_sas=False):
             line.preempted += w
             line.dropped += 1
         else:
-            own.append(dt)
+            line.own[line.nown] = min(dt, 65535)
+            line.nown += 1
         assert len(line.line.host_read()) in (28, 36)
     m = led.meters
     print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
@@ -203,7 +203,7 @@ def main(rolls, flash_path, with_sas=False):
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
     if line is not None:
-        line.report(own)
+        line.report()
 
 
 main(int(sys.argv[1]), sys.argv[2], sys.argv[3] == "1")

@@ -114,7 +114,7 @@ class Digest:
                 self.files.append((name, size))
                 self.total += size
         # hasher: anything with update()/digest(); SAS's ROM signature passes
-        # a seeded CRC-16 to cover the same bytes (firmware/sas/machine.py)
+        # a seeded CRC-16 to cover the same bytes (firmware/sas/commands.py)
         self._h = hasher if hasher is not None else hashlib.sha256()
         if image is not None:
             self._h.update(("image\n%d\n" % len(image)).encode())

@@ -28,14 +28,14 @@ _RX = const(64)
 _ACK_EVERY_MS = const(1000)
 _NACK_MAX = const(3)
 _ROM_CHUNKS = const(4)
-SAS_VERSION = b"602"
+_SAS_VERSION = b"602"
 _SENT_NONE = const(0)
 _SENT_QUEUE = const(1)
 _SENT_ROM = const(2)
 _SENT_OVERFLOW = const(3)
-COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
+_COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
 # Table C-6 bill denomination codes: the dollar values in code order (00-09,
-# then 10 = $500); tuples, not dicts: less heap
+# then 10 = $500; their exceptions: X.BILL_CODES); tuples, not dicts: less heap
 _BILL_DOLLARS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
 # Table C-4 denomination codes: cents per credit in code order (01-0A)
 _DENOM_CENTS = (1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000)
@@ -49,19 +49,6 @@ def _code(table, value):
     return -1
 
 
-class _Crc:
-    """hashlib-like CRC-16 for the ROM signature (same walk as the digest)."""
-
-    def __init__(self, seed):
-        self.crc = seed
-
-    def update(self, data):
-        self.crc = Wr.crc16(data, 0, len(data), self.crc)
-
-    def digest(self):
-        return bytes((self.crc & 0xFF, self.crc >> 8))
-
-
 def start(ctl):
     """The SAS side for the controller, or None when the memory is critical
     (the address reverts to 0). Made with address 0 (SAS off, 2.1) too: it
@@ -69,18 +56,6 @@ def start(ctl):
     if ctl.store.critical:
         return None
     return Sas(ctl)
-
-
-def set_time(ctl, t):
-    """Sets the wall clock (SAS 7F); logged with the old time as the record's
-    time and the new one as its argument."""
-    old = ctl.now_s()
-    fn = getattr(ctl.clock, "set_time", None)
-    if fn is not None:
-        fn(t)
-    if not ctl.store.critical:
-        ctl.store.commit(T.pack(T.EVENT, old, E.CLOCK_SET, t & 0xFFFFFFFF))
-    ctl.dirty = True
 
 
 class Sas:
@@ -114,6 +89,9 @@ class Sas:
         self.unread_ticket = False
         self.polls = 0
         self.refused = 0                    # frames for us dropped (bad CRC or data)
+        # long poll 54's serial number, read once: ctl.identity() loads the
+        # audit-side service module, which a poll every few seconds must not
+        self.serial = ctl.identity()["serial"][:40].encode()
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -151,13 +129,15 @@ class Sas:
             if code == E.CASHOUT:
                 self.unread_ticket = True
             if code == E.BILL_IN:
-                dollars = M.cents(self.ctl.store.ledger, arg) // 100
-                self.push(X.BILL_CODES.get(dollars, X.BILL_OTHER), number)
+                c = _code(_BILL_DOLLARS, M.cents(self.ctl.store.ledger, arg) // 100)
+                self.push(X.BILL_CODES[c] if c >= 0 else X.BILL_OTHER, number)
                 continue
-            codes = X.BY_EVENT.get(code)
-            if codes:
-                for c in codes:
-                    self.push(c, number)
+            i = 2 * code
+            c = X.BY_EVENT[i] if i < len(X.BY_EVENT) else 0
+            if c:
+                self.push(c, number)
+                if X.BY_EVENT[i + 1]:
+                    self.push(X.BY_EVENT[i + 1], number)
             elif number > self.acked and self.size == 0:
                 self.acked = number     # nothing to report: counts as acknowledged
 
@@ -174,7 +154,19 @@ class Sas:
     # ---- one pass ----------------------------------------------------------
     def tick(self, now_ms):
         try:
-            self._tick(now_ms)
+            # the configured address, live: a change in the menu applies at the
+            # next tick (0 = SAS off: every poll ignored)
+            self.framer.address = self.ctl.store.ledger.config["sas_address"]
+            self._feed_events()
+            self._watch_game()
+            rom = self.rom
+            if rom is not None and rom.step(_ROM_CHUNKS):
+                if rom.hexdigest:   # 4 hex digits: the CRC, low byte first
+                    d = rom.hexdigest
+                    self.rom_sig = int(d[0:2], 16) | (int(d[2:4], 16) << 8)
+                self.rom = None
+            self._serve()
+            self._save_ack(now_ms)
         except Exception as exc:    # a protocol bug must never stop the cabinet
             self.errors += 1
             self.error = repr(exc)[:60]
@@ -190,20 +182,6 @@ class Sas:
         except Exception as exc:
             self.errors += 1
             self.error = repr(exc)[:60]
-
-    def _tick(self, now_ms):
-        # the configured address, live: a change in the menu applies at the
-        # next tick (0 = SAS off: every poll ignored)
-        self.framer.address = self.ctl.store.ledger.config["sas_address"]
-        self._feed_events()
-        self._watch_game()
-        if self.rom is not None and self.rom.step(_ROM_CHUNKS):
-            if self.rom.hexdigest:   # 4 hex digits: the CRC, low byte first
-                d = self.rom.hexdigest
-                self.rom_sig = int(d[0:2], 16) | (int(d[2:4], 16) << 8)
-            self.rom = None
-        self._serve()
-        self._save_ack(now_ms)
 
     def _serve(self):
         n = self.port.read(self.rx, self.wake)
@@ -242,14 +220,13 @@ class Sas:
         self._ack()
         self._last = kind
         cmd = fr.frame[1]
-        ln = Wr.LENGTH[cmd]
-        if ln != Wr.R and not Wr.crc_ok(fr.frame, fr.n):
+        if Wr.LENGTH[cmd] != Wr.R and not Wr.crc_ok(fr.frame, fr.n):
             self.refused += 1           # a bad CRC is ignored: the host polls again
             return
-        fn = _POLLS.get(cmd)
-        if fn is None:
+        i = _BY_CMD[cmd]
+        if not i:
             return
-        n = fn(self, fr.frame, fr.n)
+        n = _HANDLERS[i](self, fr.frame, fr.n)
         if kind == Wr.BROADCAST or n == 0:
             return                          # type G gets no answer
         self.port.write(memoryview(self.out)[:n])
@@ -306,60 +283,24 @@ class Sas:
         self.out[0] = self.framer.address | (0 if ok else 0x80)
         return 1
 
-    def _event(self, code, arg=0):
-        st = self.ctl.store
-        if st.critical:
-            return False
-        return st.event(self.ctl.now_s(), code, arg) == 0
-
     # ---- long polls -----------------------------------------------------------
     def p_enable(self, f, n):
         """01 shutdown / 02 startup (7.4.1): a game in progress completes, then
-        no new bets; cash out stays possible."""
-        led = self.ctl.store.ledger
-        return self._host_flag(L.HOST_OFF, f[1] == 0x01)
-
-    def p_bills(self, f, n):
-        """06 enable / 07 disable the bill acceptor."""
-        return self._host_flag(L.BILLS_OFF, f[1] == 0x07)
-
-    def _host_flag(self, bit, off):
-        if bool(self.ctl.store.ledger.host & bit) != off:
-            if not self._event(E.HOST_OFF if off else E.HOST_ON, bit):
+        no new bets; cash out stays possible. 07 disable / 06 enable the bill
+        acceptor."""
+        cmd = f[1]
+        bit = L.HOST_OFF if cmd < 0x06 else L.BILLS_OFF
+        off = cmd == 0x01 or cmd == 0x07
+        st = self.ctl.store
+        if bool(st.ledger.host & bit) != off:
+            code = E.HOST_OFF if off else E.HOST_ON
+            if st.critical or st.event(self.ctl.now_s(), code, bit) != 0:
                 return self._ack_byte(False)
         return self._ack_byte()
 
-    def p_single(self, f, n):
-        k = self._head(f[1])
-        k = Wr.put_bcd(self.out, k, M.SINGLE[f[1]](self.ctl.store.ledger), 4)
-        return self._crc(k)
-
-    def p_multi(self, f, n):
-        led = self.ctl.store.ledger
-        k = self._head(f[1])
-        for fn in M.MULTI[f[1]]:
-            k = Wr.put_bcd(self.out, k, fn(led), 4)
-        return self._crc(k)
-
-    def p_games_18(self, f, n):
-        m = self.ctl.store.ledger.meters
-        k = self._head(0x18)
-        k = Wr.put_bcd(self.out, k, m.get("games_power"), 2)
-        k = Wr.put_bcd(self.out, k, m.get("games_door"), 2)
-        return self._crc(k)
-
-    def p_bills_1e(self, f, n):
-        led = self.ctl.store.ledger
-        k = self._head(0x1E)
-        for d in M.BILL_DOLLARS_1E:
-            k = Wr.put_bcd(self.out, k, M.bills_of(led, d), 4)
-        return self._crc(k)
-
-    def p_bill_dollars(self, f, n):
-        led = self.ctl.store.ledger
-        k = self._head(0x20)
-        k = Wr.put_bcd(self.out, k, M.cents(led, led.meters.get("bills_in")) // 100, 4)
-        return self._crc(k)
+    def p_meters(self, f, n):
+        """Meter polls 0F-20 (7.1, 7.2): the meters of meters.POLLS, BCD."""
+        return self._crc(M.put(self.ctl.store.ledger, f[1], self.out, self._head(f[1])))
 
     def p_info(self, f, n):
         """1F gaming machine ID and information (7.10)."""
@@ -382,24 +323,27 @@ class Sas:
         o[k:k + 4] = b"0000"                   # base %: not reported (varies by wager)
         return self._crc(k + 4)
 
-    def p_rom(self, f, n):
-        """21 ROM signature: CRC-16 seeded by the host over the same program
-        image and files, in the same byte stream, as Verify's digest
-        (firmware/audit/digest.for_board); computed a few blocks per pass
-        while polls are answered, sent on the first general poll after (6.1)."""
-        from firmware.audit.digest import for_board
-        self.rom = for_board(self.root, _Crc(f[2] | (f[3] << 8)))
-        self.rom_sig = -1
-        return 0
+    def p_command(self, f, n):
+        """21 ROM signature, 4C set validation ID, 7F set date and time, 94
+        remote handpay reset: rare, so their code loads when first used
+        (firmware/sas/commands.py)."""
+        from firmware.sas.commands import answer
+        return answer(self, f, n)
 
     def p_last_bill(self, f, n):
         """48 last accepted bill: country, denomination code, bills of that type."""
         led = self.ctl.store.ledger
         k = self._head(0x48)
-        dollars = self._last_bill_dollars(led)
+        dollars = 0
+        ev = led.events
+        for i in range(ev.count):       # the newest bill in the event log
+            number, t, code, arg = ev.get(i)
+            if code == E.BILL_IN:
+                dollars = M.cents(led, arg) // 100
+                break
         o = self.out
         if dollars:
-            o[k] = COUNTRY_US
+            o[k] = _COUNTRY_US
             c = _code(_BILL_DOLLARS, dollars)
             o[k + 1] = 0x10 if c == 10 else max(c, 0)
             k = Wr.put_bcd(o, k + 2, M.bills_of(led, dollars), 4)
@@ -409,21 +353,13 @@ class Sas:
             k += 6
         return self._crc(k)
 
-    def _last_bill_dollars(self, led):
-        ev = led.events
-        for i in range(ev.count):
-            number, t, code, arg = ev.get(i)
-            if code == E.BILL_IN:
-                return M.cents(led, arg) // 100
-        return 0
-
     def p_version(self, f, n):
         """54 SAS version and gaming machine serial number."""
-        serial = self.ctl.identity()["serial"][:40].encode()
+        serial = self.serial
         o = self.out
         k = self._head(0x54)
         o[k] = 3 + len(serial)
-        o[k + 1:k + 4] = SAS_VERSION
+        o[k + 1:k + 4] = _SAS_VERSION
         k += 4
         o[k:k + len(serial)] = serial
         return self._crc(k + len(serial))
@@ -436,23 +372,6 @@ class Sas:
         k = Wr.put_bcd(o, k, mo * 1000000 + d * 10000 + y, 4)
         k = Wr.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
         return self._crc(k)
-
-    def p_set_date(self, f, n):
-        """7F receive date and time (also as a type G broadcast)."""
-        date = Wr.get_bcd(f, 2, 4)
-        tm = Wr.get_bcd(f, 6, 3)
-        mo, d, y = date // 1000000, date // 10000 % 100, date % 10000
-        hh, mi, ss = tm // 10000, tm // 100 % 100, tm % 100
-        if date < 0 or tm < 0 or not (1 <= mo <= 12 and 1 <= d <= 31 and 2000 <= y <= 2099
-                                      and hh < 24 and mi < 60 and ss < 60):
-            self.refused += 1
-            return self._ack_byte(False)
-        t = timefmt.unix(y, mo, d, hh, mi, ss)
-        if timefmt.civil(t)[:3] != (y, mo, d):  # 31 February and the like
-            self.refused += 1
-            return self._ack_byte(False)
-        set_time(self.ctl, t)
-        return self._ack_byte()
 
     def p_handpay(self, f, n):
         """1B handpay information (7.8, legacy reporting: the current lockup)."""
@@ -468,19 +387,6 @@ class Sas:
         for i in range(10):
             o[k + 1 + i] = 0
         return self._crc(k + 11)
-
-    def p_handpay_reset(self, f, n):
-        """94 remote handpay reset: 00 reset, 01 unable, 02 not in a handpay."""
-        led = self.ctl.store.ledger
-        k = self._head(0x94)
-        if led.lock not in (L.LK_HANDPAY, L.LK_JACKPOT):
-            code = 2
-        elif self.ctl.store.reset(self.ctl.now_s()) == 0:
-            code = 0
-        else:
-            code = 1
-        self.out[k] = code
-        return self._crc(k + 1)
 
     def p_selected(self, f, n):
         """2F (1-byte meter codes, 4 BCD each) and 6F/AF (2-byte codes, sized)."""
@@ -501,8 +407,8 @@ class Sas:
         while i + step <= end:
             code = f[i] | (f[i + 1] << 8 if wide else 0)
             i += step
-            fn = M.BY_CODE.get(code)
-            if fn is None:
+            v = M.value(led, code)
+            if v is None:
                 continue                         # not metered: left out
             size = 5 if wide else 4
             if k + step + (1 if wide else 0) + size + 2 > len(o):
@@ -513,29 +419,9 @@ class Sas:
                 o[k] = code >> 8
                 o[k + 1] = size
                 k += 2
-            k = Wr.put_bcd(o, k, fn(led), size)
+            k = Wr.put_bcd(o, k, v, size)
         o[2] = k - 3
         return self._crc(k)
-
-    def p_set_validation(self, f, n):
-        """4C set secure-enhanced validation ID and sequence (15.6); an ID of
-        zero only reads them back."""
-        store = self.ctl.store
-        led = store.ledger
-        vid = f[2] | (f[3] << 8) | (f[4] << 16)
-        seq = f[5] | (f[6] << 8) | (f[7] << 16)
-        if vid and (vid != led.val_id or seq > led.val_seq) and not store.critical:
-            store.commit(T.pack(T.VALID_ID, self.ctl.now_s(), vid, seq))
-        o = self.out
-        k = self._head(0x4C)
-        vid, seq = self.validation(led)
-        for i in range(3):
-            o[k + i] = (vid >> (8 * i)) & 0xFF
-            o[k + 3 + i] = (seq >> (8 * i)) & 0xFF
-        return self._crc(k + 6)
-
-    def validation(self, led):
-        return V.of_ledger(led)[:2]
 
     def p_validation_info(self, f, n):
         """4D send enhanced validation information: the newest cash out ticket
@@ -567,30 +453,38 @@ class Sas:
         o[k] = o[k + 1] = 0                          # pool ID
         return self._crc(k + 2)
 
-    def p_pending_cashout(self, f, n):
-        """57: this machine uses secure-enhanced validation, never system
-        validation, so it is never waiting (80)."""
-        k = self._head(0x57)
-        self.out[k] = 0x80
-        k = Wr.put_bcd(self.out, k + 1, 0, 5)
+    def p_not_waiting(self, f, n):
+        """57 send pending cash out information / 58 receive validation
+        number: this machine uses secure-enhanced validation, never system
+        validation, so it is never waiting (status 80; 57: no amount)."""
+        o = self.out
+        k = self._head(f[1])
+        o[k] = 0x80
+        k += 1
+        if f[1] == 0x57:
+            k = Wr.put_bcd(o, k, 0, 5)
         return self._crc(k)
 
-    def p_receive_validation(self, f, n):
-        """58: not waiting for system validation -> status 80."""
-        k = self._head(0x58)
-        self.out[k] = 0x80
-        return self._crc(k + 1)
+
+# long poll -> its handler: _BY_CMD[command] is a position in _HANDLERS (0: none)
+# (a 256-byte table, not a dict of 34 entries: heap; README *Heap budget*)
+_HANDLERS = (None, Sas.p_enable, Sas.p_meters, Sas.p_info, Sas.p_command, Sas.p_last_bill,
+             Sas.p_version, Sas.p_date, Sas.p_handpay, Sas.p_selected, Sas.p_validation_info,
+             Sas.p_not_waiting)
 
 
-_POLLS = {
-    0x01: Sas.p_enable, 0x02: Sas.p_enable, 0x06: Sas.p_bills, 0x07: Sas.p_bills,
-    0x0F: Sas.p_multi, 0x19: Sas.p_multi, 0x1C: Sas.p_multi,
-    0x10: Sas.p_single, 0x11: Sas.p_single, 0x12: Sas.p_single, 0x13: Sas.p_single,
-    0x14: Sas.p_single, 0x15: Sas.p_single, 0x16: Sas.p_single, 0x17: Sas.p_single,
-    0x1A: Sas.p_single, 0x18: Sas.p_games_18, 0x1E: Sas.p_bills_1e,
-    0x20: Sas.p_bill_dollars, 0x1F: Sas.p_info, 0x21: Sas.p_rom, 0x48: Sas.p_last_bill,
-    0x54: Sas.p_version, 0x7E: Sas.p_date, 0x7F: Sas.p_set_date, 0x1B: Sas.p_handpay,
-    0x94: Sas.p_handpay_reset, 0x2F: Sas.p_selected, 0x6F: Sas.p_selected,
-    0xAF: Sas.p_selected, 0x4C: Sas.p_set_validation, 0x4D: Sas.p_validation_info,
-    0x57: Sas.p_pending_cashout, 0x58: Sas.p_receive_validation,
-}
+def _by_cmd():
+    t = bytearray(256)
+    # command, handler pairs
+    r = (b"\x01\x01\x02\x01\x06\x01\x07\x01"
+         b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02"
+         b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
+         b"\x1f\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07\x1b\x08"
+         b"\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b")
+    for i in range(0, len(r), 2):
+        t[r[i]] = r[i + 1]
+    return t
+
+
+_BY_CMD = _by_cmd()
+del _by_cmd

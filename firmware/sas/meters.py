@@ -13,25 +13,97 @@ out - coin in`, every SAS meter only ever going up):
               paid by the attendant, so it is in jackpot, not coin out)
   cancelled = total_out - jackpot (tickets + handpaid cancelled credits)
   drop      = total_in (bills and coins into the cash box)
+
+The tables are bytes, not dicts of functions (each closure, dict slot and
+function object is heap on the unix port; README *Heap budget*).
 """
-
-
 from micropython import const
-from firmware.store.meters import BILL_DENOMS, BILLS_BASE, index
+from firmware.store.meters import BILL_DENOMS, BILLS_BASE
+from firmware.sas.wire import put_bcd
 
-# Meter numbers, looked up once: by name, every read searches the packed
-# meter table (long poll 1C took ~10 ms on an RP2040 that way; a poll must
-# be answered within 20 ms).
-_IX = tuple(index(k) for k in ("wagered", "vig", "won", "returned", "jackpot",
-                               "total_out", "total_in", "handpay_cc"))
-_WAGERED = const(0)
-_VIG = const(1)
-_WON = const(2)
-_RETURNED = const(3)
-_JACKPOT = const(4)
-_TOTAL_OUT = const(5)
-_TOTAL_IN = const(6)
-_HANDPAY_CC = const(7)
+# how a meter is worked out (the first of its 4 bytes in _T)
+_COUNT = const(1)      # ledger meter a + b - c, a count
+_CREDITS = const(2)    # the same, an amount in SAS credits
+_DOLLARS = const(3)    # the same, an amount in whole dollars
+_SUM = const(4)        # meter a + meter b of this table (each converted on its own)
+_PLAYER = const(5)     # the credits on the player's meter (not an audit meter)
+
+_LAST_CODE = const(0x2C)    # meters up to here are SAS 6.02 Table C-7 codes
+# ours, after Table C-7's: what the multi-meter polls want and C-7 has no code for
+# (2D door opens, 2E power ups, 2F-34 bills of $1, 5, 10, 20, 50, 100 accepted,
+# 35 dollars of bills accepted)
+_N = const(0x36)
+_NO = const(0xFF)          # no ledger meter in that place
+
+# meter code -> how, then ledger meters a, b, c (positions in
+# firmware/store/meters.py, which never move: a snapshot keeps meters by
+# position; tests_host/test_sas_units.py checks them against the names),
+# 5 bytes a row: code, how, a, b, c. Read by number, not name (by name,
+# every read searches the packed meter table: long poll 1C took ~10 ms on an
+# RP2040 that way; an answer must start within 20 ms).
+_ROWS = (
+    b"\x00\x02\x07\x0a\xff"  # coin in: credits of wagered + vig
+    b"\x01\x02\x08\x09\x06"  # coin out: won + returned - jackpot
+    b"\x02\x02\x06\xff\xff"  # jackpot
+    b"\x03\x02\x05\xff\xff"  # hand paid cancelled credits: handpay_cc
+    b"\x04\x02\x03\xff\x06"  # cancelled: total_out - jackpot
+    b"\x05\x01\x0d\xff\xff"  # games played: games
+    b"\x06\x01\x0e\xff\xff"  # games won
+    b"\x07\x01\x0f\xff\xff"  # games lost
+    b"\x08\x02\x01\xff\xff"  # credits from coin acceptor: coins_in
+    b"\x0a\x02\x01\xff\xff"  # credits from coins to drop: coins_in
+    b"\x0b\x02\x00\xff\xff"  # credits from bills accepted: bills_in
+    b"\x0c\x05\xff\xff\xff"  # current credits (the player's)
+    b"\x16\x02\x04\xff\xff"  # total ticket out: tickets_out
+    b"\x22\x04\x01\x02\xff"  # total won: meter 01 + meter 02 (coin out + jackpot)
+    b"\x23\x02\x05\x06\xff"  # total hand paid: handpay_cc + jackpot
+    b"\x24\x02\x02\xff\xff"  # drop: total_in
+    b"\x25\x01\x10\xff\xff"  # games since power up: games_power
+    b"\x26\x01\x11\xff\xff"  # games since door close: games_door
+    b"\x2c\x02\x04\xff\xff"  # cashable ticket out: tickets_out
+    b"\x2d\x01\x15\xff\xff"  # ours: door_opens
+    b"\x2e\x01\x16\xff\xff"  # ours: power_ups
+    b"\x2f\x01\x1a\xff\xff"  # ours, 2F-34: bills of $1, 5, 10, 20, 50, 100
+    b"\x30\x01\x1c\xff\xff"  # (bill meters bills_1, bills_5, ...)
+    b"\x31\x01\x1d\xff\xff"
+    b"\x32\x01\x1e\xff\xff"
+    b"\x33\x01\x1f\xff\xff"
+    b"\x34\x01\x20\xff\xff"
+    b"\x35\x03\x00\xff\xff"  # ours: dollars of bills accepted: bills_in
+)
+
+
+def _table():
+    t = bytearray(4 * _N)
+    r = _ROWS
+    for i in range(0, len(r), 5):
+        t[4 * r[i]:4 * r[i] + 4] = r[i + 1:i + 5]
+    return t
+
+
+_T = _table()
+del _table
+
+# the meter polls (SAS 6.02 7.1, 7.2, 10-20): command, number of meters,
+# then for each its code in _T and its size in BCD bytes
+POLLS = (
+    b"\x10\x01\x04\x04"          # cancelled
+    b"\x11\x01\x00\x04"          # coin in
+    b"\x12\x01\x01\x04"          # coin out
+    b"\x13\x01\x24\x04"          # drop
+    b"\x14\x01\x02\x04"          # jackpot
+    b"\x15\x01\x05\x04"          # games played
+    b"\x16\x01\x06\x04"          # games won
+    b"\x17\x01\x07\x04"          # games lost
+    b"\x1a\x01\x0c\x04"          # current credits
+    b"\x0f\x06\x04\x04\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04"   # cancelled, in, out, drop, jp, games
+    b"\x19\x05\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04"           # in, out, drop, jp, games
+    b"\x1c\x08\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04\x06\x04"   # in, out, drop, jp, games, won,
+    b"\x2d\x04\x2e\x04"                                            # door opens, power ups
+    b"\x18\x02\x25\x02\x26\x02"  # games since power up, since door close
+    b"\x1e\x06\x2f\x04\x30\x04\x31\x04\x32\x04\x33\x04\x34\x04"   # bills of $1 5 10 20 50 100
+    b"\x20\x01\x35\x04"          # dollars of bills accepted
+)
 
 
 def credits(led, amount):
@@ -44,74 +116,42 @@ def cents(led, amount):
     return amount
 
 
-def _m(led, k):
-    return led.meters.get(_IX[k])
+def value(led, code):
+    """SAS 6.02 Table C-7 meter `code` (long polls 2F, 6F, AF), or None
+    when the cabinet does not keep it."""
+    return meter(led, code) if 0 <= code <= _LAST_CODE and _T[4 * code] else None
 
 
-def coin_in(led):
-    return credits(led, _m(led, _WAGERED) + _m(led, _VIG))
+def meter(led, code):
+    """Meter `code` of this table (Table C-7's, then ours)."""
+    t = _T
+    i = 4 * code
+    how = t[i]
+    if how == _SUM:
+        return meter(led, t[i + 1]) + meter(led, t[i + 2])
+    if how == _PLAYER:
+        return credits(led, led.table.credits)
+    get = led.meters.get
+    v = get(t[i + 1])
+    if t[i + 2] != _NO:
+        v += get(t[i + 2])
+    if t[i + 3] != _NO:
+        v -= get(t[i + 3])
+    if how == _CREDITS:
+        return credits(led, v)
+    return cents(led, v) // 100 if how == _DOLLARS else v
 
 
-def coin_out(led):
-    return credits(led, _m(led, _WON) + _m(led, _RETURNED) - _m(led, _JACKPOT))
-
-
-def cancelled(led):
-    return credits(led, _m(led, _TOTAL_OUT) - _m(led, _JACKPOT))
-
-
-def drop(led):
-    return credits(led, _m(led, _TOTAL_IN))
-
-
-def jackpot(led):
-    return credits(led, _m(led, _JACKPOT))
-
-
-def _count(key):
-    i = index(key)
-    return lambda led: led.meters.get(i)
-
-
-def _amount(key):
-    i = index(key)
-    return lambda led: credits(led, led.meters.get(i))
-
-
-# SAS 6.02 Table C-7 meter code -> value (long polls 2F, 6F, AF)
-BY_CODE = {
-    0x00: coin_in,
-    0x01: coin_out,
-    0x02: jackpot,
-    0x03: _amount("handpay_cc"),                  # hand paid cancelled credits
-    0x04: cancelled,
-    0x05: _count("games"),
-    0x06: _count("games_won"),
-    0x07: _count("games_lost"),
-    0x08: _amount("coins_in"),                    # credits from coin acceptor
-    0x0A: _amount("coins_in"),                    # credits from coins to drop
-    0x0B: _amount("bills_in"),                    # credits from bills accepted
-    0x0C: lambda led: credits(led, led.table.credits),
-    0x16: _amount("tickets_out"),                 # total ticket out
-    0x22: lambda led: coin_out(led) + jackpot(led),   # total won
-    0x23: lambda led: credits(led, _m(led, _HANDPAY_CC) + _m(led, _JACKPOT)),
-    0x24: drop,
-    0x25: _count("games_power"),
-    0x26: _count("games_door"),
-    0x2C: _amount("tickets_out"),                 # cashable ticket out
-}
-
-# single-meter long polls 10-17 and the multi-meter ones (SAS 6.02 7.1, 7.2)
-SINGLE = {0x10: cancelled, 0x11: coin_in, 0x12: coin_out, 0x13: drop, 0x14: jackpot,
-          0x15: _count("games"), 0x16: _count("games_won"), 0x17: _count("games_lost"),
-          0x1A: BY_CODE[0x0C]}
-MULTI = {
-    0x0F: (cancelled, coin_in, coin_out, drop, jackpot, _count("games")),
-    0x19: (coin_in, coin_out, drop, jackpot, _count("games")),
-    0x1C: (coin_in, coin_out, drop, jackpot, _count("games"), _count("games_won"),
-           _count("door_opens"), _count("power_ups")),
-}
-BILL_DOLLARS_1E = (1, 5, 10, 20, 50, 100)   # long poll 1E: number of bills of each
+def put(led, cmd, out, k):
+    """Writes meter poll `cmd`'s meters into `out` from `k` (BCD, most
+    significant byte first); returns the position after them."""
+    p = POLLS
+    i = 0
+    while p[i] != cmd:              # only the polls in POLLS come here
+        i += 2 + 2 * p[i + 1]
+    for j in range(i + 2, i + 2 + 2 * p[i + 1], 2):
+        k = put_bcd(out, k, meter(led, p[j]), p[j + 1])
+    return k
 
 
 def bills_of(led, dollars):

@@ -15,16 +15,33 @@ BROADCAST = const(3)   # type G (address 0): no answer
 R = const(2)           # type R: address + command, no CRC
 VAR = const(0)         # length byte after the command: addr cmd len data.. crc crc
 
+NONE = const(0xFF)     # not a long poll the machine knows
+
 # total frame length (address, command, data, CRC) of each long poll the
-# machine knows; R = type R. Anything else is ignored (4.4: never NACKed).
-LENGTH = {
-    0x01: 4, 0x02: 4, 0x06: 4, 0x07: 4, 0x94: 4,
-    0x0F: R, 0x10: R, 0x11: R, 0x12: R, 0x13: R, 0x14: R, 0x15: R, 0x16: R,
-    0x17: R, 0x18: R, 0x19: R, 0x1A: R, 0x1B: R, 0x1C: R, 0x1E: R, 0x1F: R,
-    0x20: R, 0x48: R, 0x54: R, 0x57: R, 0x7E: R,
-    0x21: 6, 0x4C: 10, 0x4D: 5, 0x58: 13, 0x7F: 11,
-    0x2F: VAR, 0x6F: VAR, 0xAF: VAR,
-}
+# machine knows: command, length pairs (R = type R); anything else is
+# ignored (4.4: never NACKed). Kept as a 256-byte table by command (NONE:
+# unknown): bytes, not a dict (heap; README *Heap budget*).
+_LENGTHS = (
+    b"\x01\x04\x02\x04\x06\x04\x07\x04\x94\x04"
+    b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02\x18\x02"
+    b"\x19\x02\x1a\x02\x1b\x02\x1c\x02\x1e\x02\x1f\x02\x20\x02\x48\x02\x54\x02\x57\x02"
+    b"\x7e\x02"
+    b"\x21\x06\x4c\x0a\x4d\x05\x58\x0d\x7f\x0b"
+    b"\x2f\x00\x6f\x00\xaf\x00"      # VAR
+)
+
+
+def _lengths():
+    t = bytearray(256)
+    for i in range(256):
+        t[i] = NONE
+    for i in range(0, len(_LENGTHS), 2):
+        t[_LENGTHS[i]] = _LENGTHS[i + 1]
+    return t
+
+
+LENGTH = _lengths()
+del _lengths, _LENGTHS
 MAX_FRAME = const(40)
 
 
@@ -110,8 +127,8 @@ class Framer:
         f[self.n] = b
         self.n += 1
         if self.want == -1:
-            ln = LENGTH.get(b)
-            if ln is None:
+            ln = LENGTH[b]
+            if ln == NONE:
                 self.want = 0
                 return 0
             if ln == VAR:

@@ -11,14 +11,20 @@ as plain bytes; tools/sas_bridge.py turns a pty or TCP host line into it.
 """
 class LoopSas:
     def __init__(self):
-        self._rx = []          # (byte, wake) host -> machine
+        self._rx = bytearray()  # host -> machine: byte, ninth bit, byte, ninth bit...
         self._tx = bytearray()
 
     def read(self, buf, wake):
-        n = min(len(buf), len(self._rx))
+        # in place: the firmware reads the line every few ms and the bench
+        # measures the heap with this line in it (no list or bytes per read)
+        rx = self._rx
+        n = min(len(buf), len(rx) // 2)
+        if not n:
+            return 0
         for i in range(n):
-            buf[i], wake[i] = self._rx[i]
-        self._rx = self._rx[n:]
+            buf[i] = rx[2 * i]
+            wake[i] = rx[2 * i + 1]
+        rx[:2 * n] = b""
         return n
 
     def write(self, data):
@@ -27,12 +33,14 @@ class LoopSas:
 
     def host_send(self, data, wake_first=True):
         """Bytes from the host; the first carries the wakeup bit."""
+        rx = self._rx
         for i in range(len(data)):
-            self._rx.append((data[i], 1 if wake_first and i == 0 else 0))
+            rx.append(data[i])
+            rx.append(1 if wake_first and i == 0 else 0)
 
     def host_read(self):
         out = bytes(self._tx)
-        self._tx = bytearray()
+        self._tx[:] = b""
         return out
 
 
