@@ -100,8 +100,11 @@ def test_full_layout_snapshot_is_split_across_commits():
     26 erases, 10.4 s in one loop pass at the datasheet maximum (the
     watchdog, fed after every erase, held; the loop did not run). Now each
     commit erases at most one sector pair ahead and the snapshot is written
-    when its sectors are erased: no store call (what one loop pass commits)
-    takes 2.5 s of flash time, and the state is the same."""
+    when its sectors are erased, and so is the first one after a blank
+    journal's boot (its sectors used to be counted from the 3.6 KB boot
+    snapshot: that commit still erased 4 pairs, 2.1 s): the boot on the
+    blank journal and every store call (what one loop pass commits) stay
+    under 1 s of flash time, and the state is the same."""
     import session
     from test_flash_faults import full_run
     from firmware.store.store import Store
@@ -110,6 +113,8 @@ def test_full_layout_snapshot_is_split_across_commits():
     f = HostileNor(SIZE, timing=DATASHEET_MAX)
     st = Store(f)
     st.boot(1)
+    boot = f.busy_us
+    assert st.journal.snap_len and boot < 1000000, boot  # one pair + programs
     worst = 0
     bases = set()
     for name, args in steps:
@@ -118,7 +123,7 @@ def test_full_layout_snapshot_is_split_across_commits():
         worst = max(worst, f.busy_us - t0)
         bases.add(st.journal.base_seq)
     assert len(bases) > len(snaps) // 2 + 1, "periodic snapshots were taken"
-    assert not st.critical and worst < 2500000, worst
+    assert not st.critical and worst < 1000000, worst
     ref = Store(HostileNor(SIZE))
     ref.boot(1)
     session.run(ref, steps)
@@ -126,8 +131,8 @@ def test_full_layout_snapshot_is_split_across_commits():
     f.power_on()
     again = Store(f)
     assert again.boot(2) != 3 and again.ledger.table.encode() == ref.ledger.table.encode()
-    print("full layout: %d snapshots, longest commit %d ms of flash time at the datasheet maximum" % (
-        len(bases) - 1, worst // 1000))
+    print("full layout: blank journal's boot %d ms, %d snapshots, longest commit %d ms of flash "
+          "time at the datasheet maximum" % (boot // 1000, len(bases) - 1, worst // 1000))
 
 
 def _timed_steps(b, d):

@@ -74,6 +74,10 @@ def _money(log_path):
     """(bill pulses, coin pulses) delivered, of those the ones after the
     last P (in flight at the kill), tickets printed."""
     bills = coins = fb = fc = tickets = 0
+    if not os.path.exists(log_path):
+        # killed before the simulator opened its log (a loaded machine):
+        # nothing was delivered or printed yet
+        return bills, coins, fb, fc, tickets
     with open(log_path) as f:
         for line in f:
             t = line[:1]
@@ -137,6 +141,8 @@ def _shown_in_doubt(tmp):
 def _check(tmp, lost):
     from firmware.store import ledger as L
     from firmware.store import records as T
+    if not os.path.exists(os.path.join(tmp, "f.bin")):
+        return 0, 0   # killed before the first run created its flash (a loaded machine)
     bills, coins, fb, fc, printed = _money(os.path.join(tmp, "money.log"))
     _shown_in_doubt(tmp)
     st, dev = _power_up(os.path.join(tmp, "f.bin"))

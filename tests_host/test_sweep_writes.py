@@ -11,11 +11,19 @@ flight, with the provisioned mark and anchor in place; never CRITICAL (a
 plain cut always leaves a copy), never a crash, never an older state; a
 later boot gives the same state and the cabinet keeps working.
 
+The session runs 130 rolls (RAM clear at 122, then a new PIN) and goes on
+until the journal's head has crossed the ring's end (last logical sector to
+the first) three times, about 230-270 rolls; the count is printed.
+
 Each cut point runs in a fork of the reference run (copy-on-write: no
 replay from the start per point). CI runs a seeded sample (the first step of
-each kind, every step holding a periodic snapshot and the RAM clear at three
-of their operations, a few others); FULL=1 cuts at every operation of every
-step but two bets in three (BET_STRIDE) and prints the count:
+each kind, every step holding a periodic snapshot, crossing the ring's end
+or the RAM clear at three of their operations, every operation of the first
+plain step crossing the ring's end, a few others); FULL=1 cuts at every
+operation of every step of the first 130 rolls but two bets in three
+(BET_STRIDE), and after them at every operation of the steps holding a
+snapshot or crossing the ring's end (the others sampled as in CI), and
+prints the count:
   FULL=1 .venv/bin/pytest -s tests_host/test_sweep_writes.py
 """
 import os
@@ -31,8 +39,14 @@ from firmware.store.store import Store, CRITICAL
 FULL = os.getenv("FULL") == "1"
 SIZE = 256 * 1024
 PROFILES = ("table", "etg", "casino", "house")
-ROLLS = 130
+ROLLS = 130  # rolls whose steps are cut as described above
 RAM_CLEAR_AT = 122  # roll after which the attendant RAM-clears (recall full)
+# After ROLLS the session goes on (the same generator) until the journal's
+# head has gone from its last logical sector to the first WRAPS times: the
+# "extra laps". Their steps that cross the ring's end (every op) and hold a
+# snapshot are cut like the first part's; the others by the CI sample rule.
+WRAPS = 3
+MAX_ROLLS = 400  # the generator's length: WRAPS must be reached before it
 DOUBLE = 8  # one cut point in DOUBLE also gets a cut in its recovery boot
 # Full mode cuts every op of every step but the bets (thousands of one-record
 # steps like the credits and rolls it does cut): one bet in BET_STRIDE, and
@@ -41,15 +55,18 @@ BET_STRIDE = 3
 
 
 def steps(profile, seed=3):
-    """session.full_steps with a RAM clear (and the profile set again)."""
+    """session.full_steps with a RAM clear (then a new PIN, without which
+    play stays locked, and the profile set again)."""
+    from firmware.audit import pin as PIN
     n = 0
-    for name, args in session.full_steps(ROLLS, seed, profile):
+    for name, args in session.full_steps(MAX_ROLLS, seed, profile):
         yield name, args
         if name == "roll":
             n += 1
             if n == RAM_CLEAR_AT:
                 now = args[0]
                 yield "ram_clear", (now,)
+                yield "set_config", (now, "pin", PIN.make_record("2468", "a1b2c3d4e5f60718"))
                 if profile != "table":
                     yield "set_config", (now, "profile", profile)
 
@@ -173,8 +190,28 @@ def _fork(fn, *a):
 
 def _measure(f, s, step):
     ops = f.ops
+    h0, live = s.journal.head, s.journal.nlive
     getattr(s, step[0])(*step[1])
-    return f.ops - ops, session.view(s.ledger)
+    return f.ops - ops, session.view(s.ledger), _wrapped(s.journal, h0, live)
+
+
+def _wrapped(j, h0, live):
+    """True if the step took the head from the ring's last logical sector
+    to its first (a step advances less than a lap, so the head ends below
+    where it was). The first sector of a blank journal is no wrap."""
+    return bool(live) and j.head < h0
+
+
+def _near_end(j, most):
+    """The next step may cross the ring's end: the head is in the last
+    logical sector with less than `most` bytes left, or a snapshot it may
+    write reaches the end. Over-wide on purpose: a wrap it misses fails
+    the sweep (facts["missed"])."""
+    if not j.nlive:
+        return False
+    if j.head == j.m - 1 and j.off + most > 4096:
+        return True
+    return j.should_snapshot() and j.head + j._hard + 2 >= j.m
 
 
 def sweep(profile, full=FULL, seed=2024, only=None):
@@ -182,41 +219,66 @@ def sweep(profile, full=FULL, seed=2024, only=None):
     point (full: every op; `only`: a range of step indices, the others are
     run but not cut). Returns (counts, facts about the run)."""
     rng = Rng(seed + len(profile), 12345)
+    # the wrap boundaries' and extra laps' own draws: the first part's cut
+    # points (and their double cuts) stay those of a run without them
+    xrng = Rng(seed + len(profile), 54321)
     f = Hostile(SIZE, seed=7)
     mark = Marker()
     s = Store(f, provision=mark)
     s.boot(1)
+    j = s.journal
     counts = {}
-    facts = {"ops": 0, "cuts": 0, "snapshots": 0, "max_snapshot": 0, "ram_clears": 0}
+    facts = {"ops": 0, "cuts": 0, "snapshots": 0, "max_snapshot": 0, "ram_clears": 0,
+             "wraps": 0, "wrap_cuts": 0, "missed": 0, "rolls": 0}
     seen = set()
     fails = []
     bets = 0
+    most = 0  # most bytes a step without a new sector has written so far
     for i, step in enumerate(steps(profile)):
         kind = step[0]
         before = session.view(s.ledger)
-        base0 = s.journal.base_seq
+        base0 = j.base_seq
+        h0, live0, off0 = j.head, j.nlive, j.off
         pts = ()
         snap = should_snap(s)
         bets += kind == "bet"
+        extra = facts["rolls"] >= ROLLS
+        edge = _near_end(j, most + 64)
+        picked = xpick = False
         if only is not None and i not in only:
             pass
-        elif full and (kind != "bet" or snap or bets % BET_STRIDE == 0) \
+        elif not extra:
+            picked = full and (kind != "bet" or snap or bets % BET_STRIDE == 0) \
                 or not full and (kind not in seen or snap
-                                 or rng.below(1000) < _RATES.get(kind, 2)):
+                                 or rng.below(1000) < _RATES.get(kind, 2))
+        else:
+            xpick = snap or xrng.below(1000) < _RATES.get(kind, 2)
+        if picked or xpick or edge and (only is None or i in only):
             bad, got = _fork(_measure, f, s, step)
             assert not bad, got
-            n_ops, after = got
-            if full:
-                pts = range(1, n_ops + 1)
-            elif n_ops:
-                # the first step of each kind, sampled ones, and those
-                # holding a periodic snapshot: first, last, a random op
+            n_ops, after, wrapped = got
+            if n_ops:
                 seen.add(kind)
-                pts = sorted({1, n_ops, 1 + rng.below(n_ops)})
+            if wrapped and (full or not facts["wrap_cuts"] and not snap):
+                # every op of a step crossing the ring's end (CI: of the
+                # first one without a snapshot: ~250 ops otherwise)
+                pts, xpick = range(1, n_ops + 1), not picked
+            elif full and (picked or snap):
+                pts = range(1, n_ops + 1)
+            elif n_ops and (picked or xpick or wrapped):
+                # the first step of each kind, sampled ones, those holding a
+                # periodic snapshot or crossing the ring's end: first, last,
+                # a random op
+                r = rng if picked else xrng
+                xpick = not picked
+                pts = sorted({1, n_ops, 1 + r.below(n_ops)})
+            if wrapped:
+                facts["wrap_cuts"] += len(pts)
         for k in pts:
+            r = xrng if xpick else rng
             double = 0
-            if rng.below(DOUBLE) == 0:
-                double = 40 + rng.below(200)
+            if r.below(DOUBLE) == 0:
+                double = 40 + r.below(200)
             bad, res = _fork(_child, f, mark, s, step, k, before, after, double,
                              (i << 12) ^ k)
             if bad:
@@ -237,12 +299,21 @@ def sweep(profile, full=FULL, seed=2024, only=None):
         n_ops = f.ops - ops0
         if kind == "ram_clear":
             facts["ram_clears"] += 1
-        elif s.journal.base_seq != base0:
+        elif j.base_seq != base0:
             facts["snapshots"] += 1
-            facts["max_snapshot"] = max(facts["max_snapshot"], s.journal.snap_len)
+            facts["max_snapshot"] = max(facts["max_snapshot"], j.snap_len)
         facts["ops"] += n_ops
-    # how many times the ring went round (each sector erased once per lap)
-    facts["wraps"] = sum(f.erase_counts) / len(f.erase_counts)
+        if _wrapped(j, h0, live0):
+            facts["wraps"] += 1
+            if not edge and (only is None or i in only):
+                facts["missed"] += 1  # a boundary _near_end did not see
+        elif j.head == h0 and j.base_seq == base0:
+            most = max(most, j.off - off0)
+        if kind == "roll":
+            facts["rolls"] += 1
+            if facts["rolls"] >= ROLLS and facts["wraps"] >= WRAPS:
+                break
+    facts["erase_laps"] = sum(f.erase_counts) / len(f.erase_counts)
     facts["fails"] = fails
     return counts, facts
 
@@ -275,15 +346,18 @@ def test_every_kind_of_write_cut_at_every_operation():
     cuts = 0
     fails = []
     for profile, (counts, facts) in results:
-        print("%s: %d flash ops, %d cut points %r; %d snapshots (largest %d B), "
-              "ring round %.1f times, %d RAM clear"
-              % (profile, facts["ops"], facts["cuts"], sorted(counts.items()),
+        print("%s: %d rolls, %d flash ops, %d cut points %r; %d snapshots (largest %d B), "
+              "ring wrapped %d times (%d cut points in the steps crossing its end; "
+              "%.1f erases a sector), %d RAM clear"
+              % (profile, facts["rolls"], facts["ops"], facts["cuts"], sorted(counts.items()),
                  facts["snapshots"], facts["max_snapshot"], facts["wraps"],
-                 facts["ram_clears"]))
+                 facts["wrap_cuts"], facts["erase_laps"], facts["ram_clears"]))
         fails += facts["fails"]
-        # what the session must reach: full snapshots, wraps, the RAM clear
+        # what the session must reach: full snapshots, the ring round several
+        # times with cuts where it crosses its end, the RAM clear
         assert facts["snapshots"] >= 2 and facts["max_snapshot"] > 30000, facts
-        assert facts["wraps"] >= 1.25 and facts["ram_clears"] == 1, facts
+        assert facts["wraps"] >= WRAPS and facts["ram_clears"] == 1, facts
+        assert facts["wrap_cuts"] and not facts["missed"], facts
         cuts += facts["cuts"]
         for k, v in counts.items():
             total[k] = total.get(k, 0) + v

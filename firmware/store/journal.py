@@ -849,8 +849,14 @@ class Journal:
 
     def _next_unready(self):
         m = self.m
-        # enough ahead for the next snapshot too (sized like the last one)
-        ahead = _K_AHEAD + (self.snap_len + 4071) // 4072
+        # enough ahead for the next snapshot too: sized like the last one,
+        # and once one is due like the reserve (the designed maximum). The
+        # last one may be far smaller: the first snapshot after a blank
+        # journal's (3.6 KB) was 35 KB and erased 4 pairs in one commit.
+        n = self.snap_len
+        if self.should_snapshot():
+            n = (self._hard - 1) * 4072
+        ahead = _K_AHEAD + (n + 4071) // 4072
         lim = min(ahead, self._free())
         for i in range(1, lim + 1):
             s = (self.head + i) % m
