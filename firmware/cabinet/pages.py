@@ -131,9 +131,10 @@ def mybets_screen(ctl, now_ms):
 
 def stats_screen(ctl):
     """The board commercial cabinets show: last 20 rolls with their dice,
-    the point, rolls this shooter, hot and cold totals of the last 100."""
+    the point, rolls this shooter, hot and cold totals of the last 100
+    (hot_cold)."""
     table = ctl.store.ledger.table
-    rolls, counts, shooter, n = _stats(ctl)
+    rolls, counts, shooter, _ = _stats(ctl)
     lines = [fit("LAST 20", "PT %s" % (table.point or "OFF"))]
     if not rolls:
         lines[1:] = ["", center("NO ROLLS YET"), "", ""]
@@ -143,16 +144,24 @@ def stats_screen(ctl):
             row += "%d%d " % (d1, d2)
         lines.append(row.rstrip())
     lines.append(fit("SHOOTER ROLLS", "%d" % shooter))
-    hot, cold = hot_cold(counts) if n else ((), ())
-    lines.append(fit("HOT " + " ".join(str(t) for t in hot), "IN %d" % n))
-    lines.append(fit("COLD " + " ".join(str(t) for t in cold), "ROLLS"))
+    hot, cold = hot_cold(counts)
+    # three two-digit totals fill the line: no room for a count beside them
+    lines.append("HOT " + " ".join(str(t) for t in hot))
+    lines.append(("NO ROLL " if cold and not counts[cold[0]] else "COLD ") +
+                 " ".join(str(t) for t in cold))
     return lines
 
 
 def hot_cold(counts):
-    """The three most and least frequent totals (2..12) in `counts`."""
+    """(hot, cold) totals in `counts`, three at most each. Hot: the most
+    frequent of those rolled (a total never rolled is never hot). Cold: the
+    totals never rolled when there are any (the board labels them NO ROLL),
+    else the least frequent."""
     order = sorted(range(2, 13), key=lambda t: (-counts[t], t))
-    return order[:3], order[-1:-4:-1]
+    hot = [t for t in order[:3] if counts[t]]
+    cold = [t for t in range(2, 13) if not counts[t]][:3] if not counts[order[-1]] else \
+        order[-1:-4:-1]
+    return hot, cold
 
 
 def roll_stats(recall, now_rolls=20, window=100):
