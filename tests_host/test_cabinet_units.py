@@ -158,7 +158,7 @@ def test_screen_helpers():
     assert " UP " in S.bet_line((W.PLACE, 6, 600, WIN, 700, 0, 0, 1))
     assert S.bet_line((W.COME, 6, 600, WIN, 1200, 0, 0, 0)).endswith("+6.00")
     assert S.net_of([(W.PASS_ODDS, 6, 1000, RETURNED, 1000, 0, 0, 0)]) == 0
-    assert S.point_change(0, 6) == "PT OFF>6" and S.point_change(6, 6) == "PT 6"
+    assert S.point_change(0, 6) == "OFF>6" and S.point_change(6, 6) == "6"  # PT: pair()
     from firmware import fmt
     assert (fmt(0), fmt(5), fmt(117), fmt(123456), fmt(-250)) == \
         ("0.00", "0.05", "1.17", "1234.56", "-2.50")

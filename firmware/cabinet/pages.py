@@ -10,7 +10,7 @@ from firmware.rules import reasons as R
 from firmware.rules import wagers as W
 from firmware.cabinet.paytext import label, short, money
 from firmware.cabinet import player as PL
-from firmware.cabinet.screens import fit, center, msg_lines
+from firmware.cabinet.screens import W16, fit, center, msg_lines
 
 MYBETS_ROWS = const(6)
 _cache = [None, None]   # [rolls, figures]: the statistics, computed once per roll
@@ -69,7 +69,7 @@ def repeat_notice(placed, refused):
     """A full screen: how many went back, then each refused bet and why."""
     lines = ["REPEAT: %d PLACED" % placed, "NOT PLACED: %d" % len(refused)]
     for kind, number, amount, code in refused[:2]:
-        lines.append("%s %s" % (label(kind, number)[:10], money(amount)))
+        lines.append(fit(label(kind, number), money(amount)))
         a, _, b = PL.split2(R.message(code)).partition("\n")
         lines.append(a)
         lines.append(b)
@@ -114,7 +114,10 @@ def mybets_screen(ctl, now_ms):
     pages = max(1, (n + rows - 1) // rows)
     page = p.page_i // rows if n else 0
     title = "MY BETS" if pages == 1 else "BETS %d/%d" % (page + 1, pages)
-    lines = [fit(title, money(table.on_table()))]  # dollars.cents: no room for "BET"
+    total = money(table.on_table())  # dollars.cents: no room for "BET"
+    if pages > 1 and len(title) + len(total) >= W16:
+        title = title[5:]  # the page number before the total
+    lines = [fit(title, total)]
     if not n:
         return lines + ["", center("NO BETS ON"), center("THE TABLE"), "", "", "",
                         "MYBETS=STATS"], None, -1
@@ -122,7 +125,10 @@ def mybets_screen(ctl, now_ms):
         if i < n:
             b = bets[i]
             state = "ON" if table.working(b) else "OFF"
-            lines.append(fit("%s %s" % (short(b[0], b[1], 9), state), money(b[2])))
+            m = money(b[2])
+            # the name gets what the amount and ON/OFF leave: both stay whole
+            name = short(b[0], b[1], W16 - len(m) - len(state) - 2)
+            lines.append(fit(name + " " + state, m))
         else:
             lines.append("")
     lines.append(msg_lines(ctl.message(now_ms))[0] or "BET-=DOWN ONOFF")
