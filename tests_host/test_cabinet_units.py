@@ -158,7 +158,7 @@ def test_screen_helpers():
     assert " UP " in S.bet_line((W.PLACE, 6, 600, WIN, 700, 0, 0, 1))
     assert S.bet_line((W.COME, 6, 600, WIN, 1200, 0, 0, 0)).endswith("+6.00")
     assert S.net_of([(W.PASS_ODDS, 6, 1000, RETURNED, 1000, 0, 0, 0)]) == 0
-    assert S.point_change(0, 6) == "PT OFF>6" and S.point_change(6, 6) == "PT 6"
+    assert S.point_change(0, 6) == "OFF>6" and S.point_change(6, 6) == "6"  # PT: pair()
     from firmware import fmt
     assert (fmt(0), fmt(5), fmt(117), fmt(123456), fmt(-250)) == \
         ("0.00", "0.05", "1.17", "1234.56", "-2.50")
@@ -192,3 +192,15 @@ def test_civil_time():
     assert civil(0) == "1970-01-01 00:00"
     assert civil(1767225600) == "2026-01-01 00:00"
     assert civil(951782400 + 3600 * 13 + 60 * 7) == "2000-02-29 13:07"
+
+
+def test_stats_hot_is_rolled_cold_says_never_rolled():
+    from firmware.cabinet.pages import hot_cold
+    counts = bytearray(13)
+    assert hot_cold(counts) == ([], [2, 3, 4])
+    counts[4] = 1
+    assert hot_cold(counts) == ([4], [2, 3, 5])
+    counts[7], counts[6] = 3, 2
+    assert hot_cold(counts) == ([7, 6, 4], [2, 3, 5])
+    counts[2:13] = bytes((3, 4, 1, 5, 6, 9, 6, 5, 4, 2, 1))  # every total rolled
+    assert hot_cold(counts) == ([7, 6, 8], [12, 4, 11])  # cold = least frequent

@@ -83,7 +83,8 @@ def find_nav(PL, ctl, player, target, keys, now_ms):
 
 
 def find_amount(chips, chip_i, amount):
-    """Fewest CHIP / ADD presses to add exactly `amount` from chip index chip_i."""
+    """Fewest CHIP / ADD presses to add exactly `amount` (in the chips' unit)
+    from chip index chip_i."""
     frontier = [(chip_i, 0, [])]
     seen = {(chip_i, 0)}
     while frontier:
@@ -116,8 +117,12 @@ def run_row(profile, bets, setup):
     ctl = d.ctl
     led = ctl.store.ledger
     keys = nav_keys(B)
+    # ROWS are dollars; the firmware counts in its smallest chip's unit (the
+    # $1 chip: 100 cents since issue 8, 1 in the dollar firmware of --root)
+    unit = PL.CHIPS[0]
     presses = 0
-    for name, number, amount in bets:
+    for name, number, dollars in bets:
+        amount = dollars * unit
         kind = W.kind_of(name)
         if kind == W.PASS_ODDS and setup == "point4":
             face = b.dome.rng.face

@@ -43,6 +43,7 @@ _load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.rea
        "firmware.cabinet.render"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
 from hal import prstatus as PR
+from hal import buttons as B
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
@@ -233,7 +234,8 @@ class Controller:
         b.watchdog.feed()
         if not self.inputs_dead:  # a dead chain reads garbage
             self._switches(now_ms)
-            if self._deferred and not self.game.result_locked(now_ms):
+            if self._deferred and not self.game.rolling() and \
+                    not self.game.result_locked(now_ms):
                 codes = self._deferred
                 self._deferred = []
                 for code in codes:
@@ -342,8 +344,9 @@ class Controller:
         if self.store.critical:
             return
         g = self.game
-        if g.result_locked(now_ms):
-            # the result is read first; the keys act once its time is up
+        if g.result_locked(now_ms) or (code == B.CASHOUT and g.rolling()):
+            # the result is read first; the keys act once its time is up. A
+            # cashout during the roll waits for it too (README: Cashout)
             if len(self._deferred) < _DEFER_MAX:
                 self._deferred.append(code)
             return
@@ -354,6 +357,10 @@ class Controller:
             self.say(text, now_ms, MSG_MS if text.count("\n") < 2 else 3 * MSG_MS)
         else:
             self._msg = ""
+
+    def cashout_waiting(self):
+        """A CASHOUT pressed during the roll, kept until the result was seen."""
+        return B.CASHOUT in self._deferred
 
     def _on_result(self):
         led = self.store.ledger

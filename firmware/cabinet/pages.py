@@ -10,7 +10,7 @@ from firmware.rules import reasons as R
 from firmware.rules import wagers as W
 from firmware.cabinet.paytext import label, short, money
 from firmware.cabinet import player as PL
-from firmware.cabinet.screens import fit, center, msg_lines
+from firmware.cabinet.screens import W16, fit, center, msg_lines
 
 MYBETS_ROWS = const(6)
 _cache = [None, None]   # [rolls, figures]: the statistics, computed once per roll
@@ -69,7 +69,7 @@ def repeat_notice(placed, refused):
     """A full screen: how many went back, then each refused bet and why."""
     lines = ["REPEAT: %d PLACED" % placed, "NOT PLACED: %d" % len(refused)]
     for kind, number, amount, code in refused[:2]:
-        lines.append("%s %s" % (label(kind, number)[:10], money(amount)))
+        lines.append(fit(label(kind, number), money(amount)))
         a, _, b = PL.split2(R.message(code)).partition("\n")
         lines.append(a)
         lines.append(b)
@@ -118,7 +118,10 @@ def mybets_screen(ctl, now_ms):
     pages = max(1, (n + rows - 1) // rows)
     page = p.page_i // rows if n else 0
     title = "MY BETS" if pages == 1 else "BETS %d/%d" % (page + 1, pages)
-    lines = [fit(title, money(table.on_table()))]  # dollars.cents: no room for "BET"
+    total = money(table.on_table())  # dollars.cents: no room for "BET"
+    if pages > 1 and len(title) + len(total) >= W16:
+        title = title[5:]  # the page number before the total
+    lines = [fit(title, total)]
     if not n:
         return lines + ["", center("NO BETS ON"), center("THE TABLE"), "", "", "",
                         "MYBETS=STATS"], None, -1
@@ -126,7 +129,10 @@ def mybets_screen(ctl, now_ms):
         if i < n:
             b = bets[i]
             state = "ON" if table.working(b) else "OFF"
-            lines.append(fit("%s %s" % (short(b[0], b[1], 9), state), money(b[2])))
+            m = money(b[2])
+            # the name gets what the amount and ON/OFF leave: both stay whole
+            name = short(b[0], b[1], W16 - len(m) - len(state) - 2)
+            lines.append(fit(name + " " + state, m))
         else:
             lines.append("")
     lines.append(msg_lines(ctl.message(now_ms))[0] or "BET-=DOWN ONOFF")
@@ -135,9 +141,10 @@ def mybets_screen(ctl, now_ms):
 
 def stats_screen(ctl):
     """The board commercial cabinets show: last 20 rolls with their dice,
-    the point, rolls this shooter, hot and cold totals of the last 100."""
+    the point, rolls this shooter, hot and cold totals of the last 100
+    (hot_cold)."""
     table = ctl.store.ledger.table
-    rolls, counts, shooter, n = _stats(ctl)
+    rolls, counts, shooter, _ = _stats(ctl)
     lines = [fit("LAST 20", "PT %s" % (table.point or "OFF"))]
     if not rolls:
         lines[1:] = ["", center("NO ROLLS YET"), "", ""]
@@ -147,16 +154,24 @@ def stats_screen(ctl):
             row += "%d%d " % (d1, d2)
         lines.append(row.rstrip())
     lines.append(fit("SHOOTER ROLLS", "%d" % shooter))
-    hot, cold = hot_cold(counts) if n else ((), ())
-    lines.append(fit("HOT " + " ".join(str(t) for t in hot), "IN %d" % n))
-    lines.append(fit("COLD " + " ".join(str(t) for t in cold), "ROLLS"))
+    hot, cold = hot_cold(counts)
+    # three two-digit totals fill the line: no room for a count beside them
+    lines.append("HOT " + " ".join(str(t) for t in hot))
+    lines.append(("NO ROLL " if cold and not counts[cold[0]] else "COLD ") +
+                 " ".join(str(t) for t in cold))
     return lines
 
 
 def hot_cold(counts):
-    """The three most and least frequent totals (2..12) in `counts`."""
+    """(hot, cold) totals in `counts`, three at most each. Hot: the most
+    frequent of those rolled (a total never rolled is never hot). Cold: the
+    totals never rolled when there are any (the board labels them NO ROLL),
+    else the least frequent."""
     order = sorted(range(2, 13), key=lambda t: (-counts[t], t))
-    return order[:3], order[-1:-4:-1]
+    hot = [t for t in order[:3] if counts[t]]
+    cold = [t for t in range(2, 13) if not counts[t]][:3] if not counts[order[-1]] else \
+        order[-1:-4:-1]
+    return hot, cold
 
 
 def roll_stats(recall, now_rolls=20, window=100):

@@ -43,7 +43,7 @@ def short(kind, number=0, width=8):
         tail = str(number)
     else:
         tail = ""
-    return name[:width - len(tail)] + tail
+    return name[:max(0, width - len(tail))] + tail
 
 
 def _one_roll_table(profile, kind, number):

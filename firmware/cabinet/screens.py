@@ -16,10 +16,12 @@ W16 = 16
 _RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page (the
 _RESULT_PAGE_MS = const(2000)  # game keeps the result up long enough for all)
 _RES = ("", "WIN", "LOSE", "PUSH", "BACK")
+_BIG_PX = const(125)         # render: 128 pixels less the 3 between 1x and 2x parts
 
 
 def fit(left, right="", width=W16):
-    """left and right justified in `width` columns (left cut if needed)."""
+    """left and right justified in `width` columns (left cut if needed: the
+    left is a label or a name; amounts go right, or through pair())."""
     room = width - len(right)
     if right:
         room -= 1
@@ -27,6 +29,48 @@ def fit(left, right="", width=W16):
         return right[:width]
     left = left[:room]
     return left + " " * (width - len(left) - len(right)) + right
+
+
+def dollars(m):
+    """'1150.00' -> '$1150', '+25.00' -> '+$25': as exact (no cents) and
+    two characters shorter; an amount with cents stays as it is."""
+    if m[-3:] != ".00":
+        return m
+    i = 1 if m[:1] in "+-" else 0
+    return m[:i] + "$" + m[i:-3]
+
+
+def _tag(label, value):
+    return label + " " + value if label else value
+
+
+def pair(label, value, rlabel, rvalue, keep=False):
+    """'LABEL value' left and 'RLABEL rvalue' right justified on one line,
+    both values whole: a player must see an amount exactly, never cut. Short
+    of room the right label goes, then an amount with no cents loses '.00'
+    ('$1150'), then (unless `keep`: None) the left label."""
+    for r in (_tag(rlabel, rvalue), rvalue):
+        for v in (value, dollars(value)):
+            left = _tag(label, v)
+            if len(left) + len(r) < W16:
+                return fit(left, r)
+    if keep:
+        return None
+    for v in (value, dollars(value)):
+        if len(v) + len(rvalue) < W16:
+            return fit(v, rvalue)
+    return fit(dollars(value), rvalue)
+
+
+def big(label, m):
+    """label (1x) then the amount m in 2x digits when all of it fits the
+    display's width, or as '$N' when that fits; else both at 1x (labelled,
+    the amount whole) rather than a digit off the screen."""
+    room = (_BIG_PX - 8 * len(label)) // 16
+    for v in (m, dollars(m)):
+        if len(v) <= room:
+            return label + "\x02" + v
+    return fit(label, m)
 
 
 def center(s, width=W16):
@@ -65,9 +109,12 @@ def bet_line(s):
     net = _net(s)
     right = signed(net) if res in (WIN, LOSE) else money(s[4])
     word = "UP" if res == WIN and s[7] else _RES[res]
-    # the name gets what the word and the dollars.cents leave of the line
-    name = short(kind, number, max(3, W16 - len(right) - len(word) - 2))
-    return fit(name + " " + word, right)
+    # the name gets what the word and the dollars.cents leave of the line; a
+    # long amount leaves no room for both: its sign says win or loss
+    room = W16 - len(right) - len(word) - 2
+    if room < 3 and res in (WIN, LOSE):
+        return fit(short(kind, number, W16 - len(right) - 1), right)
+    return fit(short(kind, number, max(3, room)) + " " + word, right)
 
 
 def _net(s):
@@ -86,9 +133,11 @@ def net_of(settled):
 
 
 def point_change(before, after):
+    """The point after a roll, 'OFF>6' when the roll moved it (pair() puts
+    the PT label before it where there is room)."""
     if before == after:
-        return "PT %s" % (after or "OFF")
-    return "PT %s>%s" % (before or "OFF", after or "OFF")
+        return "%s" % (after or "OFF")
+    return "%s>%s" % (before or "OFF", after or "OFF")
 
 
 def _stopped():
@@ -138,7 +187,9 @@ def build(ctl, now_ms):
 
 
 def cr_bet(table):
-    return fit("CR " + money(table.credits), "BET " + money(table.on_table()))
+    """Credits and the bets on the table, a line each: both amounts whole
+    with their labels do not fit one line."""
+    return [fit("CREDITS", money(table.credits)), fit("BET", money(table.on_table()))]
 
 
 def rolling_screen(ctl, now_ms):
@@ -153,9 +204,10 @@ def rolling_screen(ctl, now_ms):
     m1, m2 = msg_lines(game.message(now_ms))
     if game.state == G.HELD:
         m1, m2 = "ROLL HELD", led.suspended()
-    return [center("NO MORE BETS"), "", center(what), "",
-            cr_bet(led.table),
-            center(puck(led.table)), m1, m2]
+    # a CASHOUT pressed now is kept for after the result (README: Cashout)
+    top = ("CASHOUT AFTER", "THE ROLL") if ctl.cashout_waiting() else ("NO MORE BETS", "")
+    return [center(top[0]), center(top[1]), center(what)] + cr_bet(led.table) + \
+        [center(puck(led.table)), m1, m2]
 
 
 def attract_screen(ctl):
@@ -178,9 +230,9 @@ def result_screen(ctl, now_ms):
     word = "WIN" if net > 0 else ("LOST" if net < 0 else "NET")
     last = led.recall.roll(0)
     before = last[2] if last else led.table.point
-    lines = [fit("CR " + money(led.table.credits), point_change(before, led.table.point)),
+    lines = [pair("CR", money(led.table.credits), "PT", point_change(before, led.table.point)),
              "ROLL\x03%d" % (d1 + d2),   # render: \x03 = 3x, \x02 = 2x digits
-             word + "\x02" + signed(net)]
+             big(word, signed(net))]
     if not settled:
         lines += [center("NO BET DECIDED"), center("BETS STAY UP")]
         return lines
@@ -200,26 +252,31 @@ def betting_screen(ctl, now_ms):
     kind, number = p.sel
     bet = table.find(kind, number)
     cd = game.countdown_s()
+    tl = "T"
     if led.suspended():
-        timer = led.suspended()[:6]
+        tl, timer = "", led.suspended()[:6]
     elif cd >= 0:
-        timer = "T %d" % cd
+        timer = "%d" % cd
     elif table.bets:
-        timer = "T --"
+        timer = "--"
     else:
-        timer = "NO BET"
-    pt = "PT %s" % (table.point or "OFF")
-    lines = ["CR\x02" + money(table.credits),   # 2x digits (render)
-             fit("BET " + money(table.on_table()), timer),
+        tl, timer = "", "NO BET"
+    lines = [big("CR", money(table.credits)),   # 2x digits (render)
+             pair("BET", money(table.on_table()), tl, timer),
              label(kind, number)[:W16]]
-    pay = "PAYS " + pays(table.p, kind, number)
+    pay = pays(table.p, kind, number)
     if bet is not None:
         state = "ON" if table.working(bet) else "OFF"
-        lines.append(fit("%s %s" % (state, money(bet[2])), pay))
+        line = pair(state, money(bet[2]), "PAYS", pay, True)
+        if line is None:  # the pays go to the group's line
+            line = state + " " + money(bet[2])
     else:
-        lines.append(fit("NO BET", pay))
-    lines.append(fit("CHIP " + money(p.chip), pt))
+        line = pair("", "NO BET", "PAYS", pay)
+    lines.append(line)
+    lines.append(pair("CHIP", money(p.chip), "PT", "%s" % (table.point or "OFF")))
     m1, m2 = msg_lines(ctl.message(now_ms))
+    if not m1 and not line.endswith(pay):
+        m1, m2 = fit("PAYS", pay), history_line(ctl.history)
     if not m1:
         g = PL.group_of(kind)
         ks = PL.kinds(table.p, g)

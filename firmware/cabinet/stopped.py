@@ -46,12 +46,10 @@ def lock_screen(led):
         lines += devfault.lock_lines(led.lock_arg)
     else:
         lines += ["", ""]
-    lines += [center("CALL ATTENDANT"), "", cr_bet(led.table), ""]
-    return lines
+    return lines + [center("CALL ATTENDANT"), ""] + cr_bet(led.table)
 
 
 def suspended_screen(led):
     why = "DOOR OPEN" if led.door_open else "TILT"
-    return [center(why), "", center("PLAY SUSPENDED"), "",
-            cr_bet(led.table),
-            center(puck(led.table)), "", ""]
+    return [center(why), "", center("PLAY SUSPENDED"), ""] + cr_bet(led.table) + \
+        [center(puck(led.table)), ""]

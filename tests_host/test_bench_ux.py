@@ -1,0 +1,56 @@
+"""tools/bench_ux.py runs here on every `tools/test`, so it cannot rot again
+(issue 8 made the chips cents and the bench crashed, 'amount 5 not
+reachable', unseen): every row is played on the cabinet, its count must be
+the README's "presses now" figure, and the 14-bet row stays under 30 and
+equals the press count of tests_host/ux/fourteen_bets.txt. CPython only."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import bench_ux  # noqa: E402
+
+
+def _readme_rows():
+    """{title: (before, now)} from the README's press table."""
+    rows = {}
+    with open(os.path.join(ROOT, "README.md")) as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 4 and cells[2].isdigit() and cells[3].isdigit():
+                rows[cells[0]] = (int(cells[2]), int(cells[3]))
+    return rows
+
+
+def _script_presses(name):
+    """Presses a ux script makes before it opens MY BETS to check them."""
+    n = 0
+    with open(os.path.join(ROOT, "tests_host", "ux", name)) as f:
+        for line in f:
+            w = line.split()
+            if w[:1] != ["press"]:
+                continue
+            if w[1] == "MYBETS":
+                break
+            n += int(w[2]) if len(w) > 2 else 1
+    return n
+
+
+def test_bench_ux_rows_match_the_readme():
+    bench_ux.setup_path([])
+    readme = _readme_rows()
+    assert len(readme) >= len(bench_ux.ROWS)
+    for title, profile, bets, setup in bench_ux.ROWS:
+        got = bench_ux.run_row(profile, bets, setup)
+        assert title in readme, title
+        assert got == readme[title][1], (title, got, readme[title])
+        if title.startswith("14 one-credit"):
+            assert got < 30
+            assert got == _script_presses("fourteen_bets.txt")
+
+
+def test_bench_ux_amounts_are_dollars_at_any_unit():
+    # 5 dollars is five $1 chips or one $5 chip, in cents or in whole dollars
+    for chips in ((100, 500, 2500, 10000), (1, 5, 25, 100)):
+        assert bench_ux.find_amount(chips, 0, 5 * chips[0]) == ["CHIP", "ADD"]
+        assert bench_ux.find_amount(chips, 0, 6 * chips[0]) == ["ADD", "CHIP", "ADD"]
