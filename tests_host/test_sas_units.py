@@ -387,3 +387,51 @@ def test_a_game_cut_by_power_is_reported_started_before_it_ends():
     got = _exceptions(d2)
     assert got.count(b"\x7e") == got.count(b"\x7f") >= 1, got.hex()
     assert got.index(b"\x7e") < got.index(b"\x7f"), got.hex()
+
+
+def _framed(body):
+    c = kermit(body)
+    return body + bytes((c & 0xFF, c >> 8))
+
+
+def _ticket_4d(d):
+    """4D look-ahead (FF): the 18-digit number it reports, None for no ticket."""
+    r = _poll(d, _framed(b"\x01\x4d\xff"))
+    assert len(r) == 35 and kermit(r) == 0 and r[:2] == b"\x01\x4d"
+    if not any(r[2:33]):
+        return None
+    return "00" + "".join("%02x" % x for x in r[11:19])
+
+
+def test_4d_reports_the_number_printed_after_4c_changes_the_id():
+    # 4D used to work the newest ticket's number out from the ledger's
+    # current ID and sequence: after a 4C it named the ticket wrongly
+    b, d = make(seed=6, sas="loop")
+    d.bill(5)
+    d.press("CASHOUT")
+    d.run(300)
+    printed = b.printer.barcodes[-1]
+    assert len(printed) == 18 and _ticket_4d(d) == printed
+    led = d.ctl.store.ledger
+    for vid, seq in ((0x123456, 77), (0x2468AC, 0)):
+        assert vid != led.val_id
+        r = _poll(d, _framed(bytes((0x01, 0x4C, vid & 255, vid >> 8 & 255, vid >> 16,
+                                    seq & 255, seq >> 8 & 255, seq >> 16))))
+        assert kermit(r) == 0 and led.val_id == vid and led.val_seq == seq
+        assert _ticket_4d(d) == printed
+    # a power cut: the number comes back from the journal
+    b2, d2 = make(seed=7, flash=b.flash, sas="loop")
+    d2.run(20)
+    assert d2.ctl.store.ledger.val_id == 0x2468AC and _ticket_4d(d2) == printed
+    # ...and from a snapshot
+    st = d2.ctl.store
+    st.journal.write_snapshot(st.ledger.pieces())
+    b3, d3 = make(seed=8, flash=b2.flash, sas="loop")
+    d3.run(20)
+    assert _ticket_4d(d3) == printed
+    # the next ticket is numbered under the new ID, and 4D names it
+    d3.bill(5)
+    d3.press("CASHOUT")
+    d3.run(300)
+    newer = b3.printer.barcodes[-1]
+    assert newer == reference_number(0x2468AC, 1) and _ticket_4d(d3) == newer

@@ -41,15 +41,19 @@ def number(vid, seq):
 
 def newest_ticket(led):
     """(18-digit number, time, amount) of the newest printed ticket (from the
-    event log and the ledger's sequence), or None."""
-    if not led.val_seq:
+    event log and the ledger), or None."""
+    if not (led.val_seq or led.ticket_last):    # no ticket ever
         return None
     from firmware.store import events as E
     ev = led.events
     for i in range(ev.count):
         number, t, code, arg = ev.get(i)
         if code == E.CASHOUT:
-            return of_ledger(led)[2], t, arg
+            # the number printed, kept by the ledger: the ID and sequence
+            # may have changed since (4C); journals from before it kept
+            # only those, and a ticket there had the newest of them
+            last = led.ticket_last
+            return ("%018d" % last) if last else of_ledger(led)[2], t, arg
     return None
 
 

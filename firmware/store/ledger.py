@@ -45,6 +45,9 @@ _FLIGHT = "<IIQQ"
 _MISC_SAS = "<BIII"
 # since the bill escrow: the bill pending in escrow (cents); older misc loads with none
 _MISC_ESC = "<I"
+# since the 4D fix: the validation number of the newest printed ticket; older
+# misc loads with 0 (SAS 4D then works it out from the ID and sequence)
+_MISC_TKT = "<Q"
 HOST_OFF = const(1)     # play disabled by the SAS host
 BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
@@ -100,6 +103,7 @@ class Ledger:
         self.sas_ack = 0        # newest event number the SAS host acknowledged
         self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
         self.val_seq = 0        # validation sequence number of the newest ticket
+        self.ticket_last = 0    # validation number of the newest printed ticket (SAS 4D)
 
     def _profile(self):
         # overrides first: they import the documents too, and _profiles()
@@ -360,6 +364,9 @@ class Ledger:
             return R.NO_BET  # not the ticket in doubt
         amount = self.ticket
         printed = step == T.TK_PRINTED
+        if printed:
+            # a later 4C may change the ID and sequence: the number printed is kept
+            self.ticket_last = number
         self._paid(printed, amount)
         self.events.log(time, E.CASHOUT if printed else E.HANDPAY, amount)
         self.ticket = self.ticket_no = 0
@@ -382,6 +389,7 @@ class Ledger:
             return R.OK  # tickets_out and the event wait for the printer
         self._paid(f[0] == T.BY_TICKET, amount)
         if f[0] == T.BY_TICKET:
+            self.ticket_last = 0    # a ticket with no number (the newest is this one)
             self.events.log(time, E.CASHOUT, amount)
         else:
             self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
@@ -529,7 +537,7 @@ class Ledger:
                            self.lock_arg, self.credits_at_close, self.game_no) + \
             struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
         misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
-        misc += struct.pack(_MISC_ESC, self.escrow)
+        misc += struct.pack(_MISC_ESC, self.escrow) + struct.pack(_MISC_TKT, self.ticket_last)
         out = [None, misc, cfg, hist, self.table.encode(), self.meters.encode()]
         sizes = [len(p) for p in out[1:]]
         for more in (self.recall.pieces(), self.events.pieces()):

@@ -89,9 +89,12 @@ def _load(led, rd):
     if len(misc) >= sas:
         led.host, led.sas_ack, led.val_id, led.val_seq = \
             struct.unpack_from(L._MISC_SAS, misc, flight)
-    if len(misc) == sas + struct.calcsize(L._MISC_ESC):
+    esc = sas + struct.calcsize(L._MISC_ESC)
+    if len(misc) >= esc:
         led.escrow = struct.unpack_from(L._MISC_ESC, misc, sas)[0]
-    elif len(misc) not in (base, flight, sas):
+    if len(misc) == esc + struct.calcsize(L._MISC_TKT):
+        led.ticket_last = struct.unpack_from(L._MISC_TKT, misc, esc)[0]
+    elif len(misc) not in (base, flight, sas, esc):
         return _BAD
     led.door_open, led.tilt, led.audit = bool(door), bool(tilt), bool(audit)
     led.conf_history = []
