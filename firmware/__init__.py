@@ -12,13 +12,13 @@ def forget(name):
         parent.__dict__.pop(attr, None)
 
 
-def fmt(cents):
-    """The one way money is shown: integer cents as dollars.cents
-    ("1234.56"). Every amount in the firmware is integer cents; screens,
-    tickets and reports format it here and nowhere else."""
-    sign = "-" if cents < 0 else ""
-    cents = -cents if cents < 0 else cents
-    return "%s%d.%02d" % (sign, cents // 100, cents % 100)
+def fmt(amount):
+    """The one way money is shown: an amount in integer cents as
+    dollars.cents ("1234.56"). Every amount in the firmware is integer
+    cents; screens, tickets and reports format it here and nowhere else."""
+    sign = "-" if amount < 0 else ""
+    amount = -amount if amount < 0 else amount
+    return "%s%d.%02d" % (sign, amount // 100, amount % 100)
 
 
 class Packed:

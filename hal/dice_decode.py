@@ -19,31 +19,31 @@ from micropython import const
 
 from hal.ticks import ticks_diff
 
-UNREADABLE = const(0)
-CODE_BITS = const(3)
-CODE_MASK = const(7)
+_UNREADABLE = const(0)
+_CODE_BITS = const(3)
+_CODE_MASK = const(7)
 
 # index = code (1 = magnet under sensor), value = upper face, 0 = unreadable
 FACE_OF_CODE = b"\x00\x06\x05\x04\x03\x02\x01\x00"
 # index = upper face, value = code seen by the sensors (index 0 unused)
-CODE_OF_FACE = b"\x00\x06\x05\x04\x03\x02\x01"
+_CODE_OF_FACE = const(b"\x00\x06\x05\x04\x03\x02\x01")
 
 
 def decode(code):
     """3-bit code -> face 1..6, or 0 if the code is invalid."""
-    return FACE_OF_CODE[code & CODE_MASK]
+    return FACE_OF_CODE[code & _CODE_MASK]
 
 
 def decode_pair(raw6):
     """6-bit pair mask -> (d1, d2)."""
-    return FACE_OF_CODE[raw6 & CODE_MASK], FACE_OF_CODE[(raw6 >> CODE_BITS) & CODE_MASK]
+    return FACE_OF_CODE[raw6 & _CODE_MASK], FACE_OF_CODE[(raw6 >> _CODE_BITS) & _CODE_MASK]
 
 
 def encode_pair(d1, d2):
     """(d1, d2) faces -> 6-bit pair mask (0 for an unreadable die)."""
-    c1 = CODE_OF_FACE[d1] if 1 <= d1 <= 6 else 0
-    c2 = CODE_OF_FACE[d2] if 1 <= d2 <= 6 else 0
-    return c1 | (c2 << CODE_BITS)
+    c1 = _CODE_OF_FACE[d1] if 1 <= d1 <= 6 else 0
+    c2 = _CODE_OF_FACE[d2] if 1 <= d2 <= 6 else 0
+    return c1 | (c2 << _CODE_BITS)
 
 
 class Dice:

@@ -7,7 +7,7 @@ from micropython import const
 
 from hal.ticks import ticks_diff
 
-MAX_PERMILLE = const(1000)
+_MAX_PERMILLE = const(1000)
 
 
 def ramp_duty(start, target, elapsed_ms, ramp_ms):
@@ -36,8 +36,8 @@ class Shaker:
         """Ramp from the current duty to `duty_permille` over `ramp_ms`."""
         if duty_permille < 0:
             duty_permille = 0
-        elif duty_permille > MAX_PERMILLE:
-            duty_permille = MAX_PERMILLE
+        elif duty_permille > _MAX_PERMILLE:
+            duty_permille = _MAX_PERMILLE
         self._from = self.duty
         self.target = duty_permille
         self._ramp = ramp_ms

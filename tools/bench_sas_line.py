@@ -205,6 +205,38 @@ class TimedLine:
         self.line.host_read()
         return self.line.write(data)
 
+    def host(self, passes):
+        """The SAS host at 10 ms pass `passes`: a general poll every 100 ms
+        (every other one acknowledged by a poll to another address), a long
+        poll every 500 ms, each landing at the worst moment."""
+        if not passes % 10:
+            if passes % 20:
+                self.poll(b"\x82", False)
+            else:
+                self.poll(b"\x81", True)
+        elif passes % 50 == 5:
+            self.poll(LONG_POLLS[(passes // 50) % len(LONG_POLLS)], True)
+
+    def own_work(self, clock):
+        """After the session: a long poll's own work (parse, meters, CRC,
+        write), the poll already received, timed alone."""
+        import time
+        ctl = self.ctl
+        for i in range(len(self.own)):
+            self.line.host_send(b"\x01\x1c" if i % 2 else b"\x01\x0f")
+            w0 = self.waited.us()
+            t0 = time.ticks_us()
+            ctl.sas.tick(clock.ticks_ms())
+            dt = time.ticks_diff(time.ticks_us(), t0)
+            w = self.waited.us() - w0
+            if w:
+                self.preempted += w
+                self.dropped += 1
+            else:
+                self.own[self.nown] = min(dt, 65535)
+                self.nown += 1
+            assert len(self.line.host_read()) in (28, 36)
+
     def _median(self, k):
         half = self.count[k] // 2
         seen = 0

@@ -43,8 +43,7 @@ from firmware.rules import reasons as R  # noqa: E402
 from firmware.rules import table as T  # noqa: E402
 from firmware.rules import wagers as W  # noqa: E402
 
-# Engine amounts are cents (older engines: whole credits, CENTS = 1).
-CENTS = getattr(P, "CENTS", 1)
+CENTS = 100           # profiles.get() builds every amount in cents
 UNIT = 1320 * CENTS    # lcm of every pay denominator; 5% of it and of its lay wins is whole
 BIG = 10 ** 6          # lifted table maximum (dollars)
 MAX_STATES = 200000

@@ -21,28 +21,24 @@ import gc
 from micropython import const
 
 
-def _load(names):
-    """Imports modules one at a time, collecting after each. Loading a module
-    leaves garbage (its top-level code, dicts outgrown while it defines its
-    names); left to pile up until the heap is full, it ends up in holes
-    between the code of all later modules, and a board's small heap then has
-    no room left in one piece for the journal's 4 KB buffers at boot."""
-    for name in names:
-        __import__(name)
-        gc.collect()
-
-
-# leaves first, so the collections fall between small steps
-_load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.reasons",
-       "firmware.rules.pays", "firmware.rules.table", "firmware.store.records",
-       "firmware.store.events", "firmware.store.config", "firmware.store.meters",
-       "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
-       "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
-       "firmware.cabinet.paytext", "hal.buttons",
-       "firmware.cabinet.player", "firmware.cabinet.screens",
-       "firmware.cabinet.render"))
+# The modules one at a time, leaves first, with a collection after each.
+# Loading a module leaves garbage (its top-level code, dicts outgrown while
+# it defines its names); left to pile up until the heap is full, it ends up
+# in holes between the code of all later modules, and a board's small heap
+# then has no room left in one piece for the journal's 4 KB buffers at boot.
+for name in ("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.reasons",
+             "firmware.rules.pays", "firmware.rules.table", "firmware.store.records",
+             "firmware.store.events", "firmware.store.config", "firmware.store.meters",
+             "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
+             "firmware.store.store", "firmware.cabinet.money", "firmware.cabinet.game",
+             "firmware.cabinet.paytext", "hal.buttons",
+             "firmware.cabinet.player", "firmware.cabinet.screens",
+             "firmware.cabinet.render"):
+    __import__(name)
+    gc.collect()
+del name
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
-from hal import prstatus as PR
+from hal.prstatus import FAULT
 from hal import buttons as B
 from firmware.rules import reasons as R
 from firmware.store import events as E
@@ -52,7 +48,7 @@ from firmware.store import ledger as L
 from firmware.store.store import Store
 from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
 from firmware.cabinet.game import Game, BETTING
-from firmware.cabinet.player import Player, message as reason_message
+from firmware.cabinet.player import Player, message
 from firmware.cabinet import screens
 from firmware.cabinet import render
 from firmware import forget
@@ -170,7 +166,7 @@ class Controller:
                 svc.basic_import(self)
         self._poll_faults(now)
         try:
-            dead = board.printer.status() == PR.FAULT
+            dead = board.printer.status() == FAULT
         except OSError:
             dead = True
         if dead:
@@ -425,7 +421,7 @@ class Controller:
     def cashout(self, now_ms):
         """CASHOUT (firmware/cabinet/service.py): the text to show."""
         svc = _service()
-        return svc.cashout(self, now_ms) if svc is not None else reason_message(R.LOCKED)
+        return svc.cashout(self, now_ms) if svc is not None else message(R.LOCKED)  # player.message
 
     # ---- devices that do not answer -------------------------------------------
     def _poll_faults(self, now_ms):
@@ -547,36 +543,9 @@ class Controller:
             self.board.lamps.set(bits)
 
     # ---- asyncio main loop --------------------------------------------------------
-    async def run(self, stop=None):
-        """Runs until `stop()` returns True (never on a board)."""
-        import asyncio
-        sleep_ms = getattr(asyncio, "sleep_ms", None)
-        if sleep_ms is None:  # CPython
-            def sleep_ms(ms):
-                return asyncio.sleep(ms / 1000)
-        tk = self.clock.ticks_ms
-        done = [False]
-
-        def stopped():
-            if stop is not None and stop():
-                done[0] = True
-            return done[0]
-
-        serve = self.sas.serve if self.sas else None
-
-        async def every(ms, fn):
-            while not stopped():
-                fn(tk())
-                if serve is not None:
-                    serve()     # a SAS poll waits for one part at most (20 ms to answer)
-                await sleep_ms(ms)
-
-        sas = self.sas.tick if self.sas else lambda now: None
-        await asyncio.gather(
-            every(5, sas),
-            every(10, self.tick_inputs),
-            every(20, self.tick_money),
-            every(20, lambda now: self.tick_serial()),
-            every(50, self.tick_display),
-            every(200, self.tick_maintenance),
-        )
+    def run(self, stop=None):
+        """The main loop's coroutine: runs until `stop()` returns True (never
+        on a board). firmware/cabinet/loop.py: a session that steps the
+        controller itself (tests, the benchmark) never loads it."""
+        from firmware.cabinet.loop import run
+        return run(self, stop)

@@ -271,27 +271,27 @@ class Game:
             got = (0, 0)  # never settled: unreadable
         self._outcome(got, now_ms, now_s)
 
-    def _outcome(self, got, now_ms, now_s):
+    def _outcome(self, faces, now_ms, now_s):
         led = self.store.ledger
         cfg = led.config
-        stuck = self.moved is False or (self.moved is None and got == self.prev_faces)
+        stuck = self.moved is False or (self.moved is None and faces == self.prev_faces)
         if stuck:
             self._irregular(E.STUCK, cfg["stuck_lockup"], L.LK_SHAKER,
                             "DICE DID NOT\nMOVE: RE-SHAKE", now_ms, now_s)
             return
-        if got[0] == 0 or got[1] == 0:
+        if faces[0] == 0 or faces[1] == 0:
             self._irregular(E.COCKED, cfg["cocked_lockup"], L.LK_MALFUNCTION,
                             "COCKED DIE\nRE-ROLLING", now_ms, now_s)
             return
-        code = self.store.roll(now_s, got[0], got[1])
+        code = self.store.roll(now_s, faces[0], faces[1])
         if code != R.OK:
             self._refused(code, now_ms)
             if self.store.critical:
                 self._halt()
             return
         # committed: only now the result may be shown
-        self.prev_faces = got
-        self.last_faces = got
+        self.prev_faces = faces
+        self.last_faces = faces
         self.rolls += 1
         self.state = BETTING
         self.remaining_ms = -1

@@ -203,8 +203,8 @@ class Player:
             return ""
         return ""
 
-    def result(self, code, ok=""):
-        return ok if code == R.OK else message(code)
+    def result(self, code, msg=""):
+        return msg if code == R.OK else message(code)
 
     def _odds(self, store, table, now, kind, number):
         odds = W.BASE_ODDS.get(kind)
@@ -244,8 +244,9 @@ class Player:
             else:
                 refused.append((kind, number, amount, code))
         if not refused:
-            return "REPEATED %d BET%s" % (placed, "" if placed == 1 else "S") if placed \
-                else "BETS ALREADY UP"
+            if not placed:
+                return "BETS ALREADY UP"
+            return "REPEATED 1 BET" if placed == 1 else "REPEATED %d BETS" % placed
         text = "\n".join(pages().repeat_notice(placed, refused))
         forget_pages()
         return text
@@ -299,10 +300,10 @@ def group_of(kind):
     return 0
 
 
-def kinds(profile, g):
-    """The wagers of group g this profile offers, in layout order."""
+def kinds(profile, i):
+    """The wagers of group i this profile offers, in layout order."""
     off = profile["offered"]
-    return [k for k in GROUPS[g][2] if k in off]
+    return [k for k in GROUPS[i][2] if k in off]
 
 
 def numbers(kind, table):
@@ -349,9 +350,9 @@ def step(sel, d, profile, table):
     return land(ks[(i + d) % len(ks)], number, table)
 
 
-def group_key(sel, g, profile, table):
-    """A group key: (new selection, or None when the group offers nothing)."""
-    ks = kinds(profile, g)
+def group_key(sel, k, profile, table):
+    """Group key k: (new selection, or None when the group offers nothing)."""
+    ks = kinds(profile, k)
     if not ks:
         return None
     kind, number = sel

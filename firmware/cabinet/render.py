@@ -42,7 +42,7 @@ _CELL = bytearray(8)
 _CELL = (_CELL, framebuf.FrameBuffer(_CELL, 8, 8, framebuf.MONO_VLSB))
 
 
-def big_text(fb, s, x, y, k, c=1):
+def big_text(display, s, x, y, k, c=1):
     """`s` in the 8x8 font scaled k times, top left at (x, y)."""
     buf, cell = _CELL
     for j in range(len(s)):
@@ -53,13 +53,13 @@ def big_text(fb, s, x, y, k, c=1):
             row = 0
             while bits:
                 if bits & 1:
-                    fb.fill_rect(x + col * k, y + row * k, k, k, c)
+                    display.fill_rect(x + col * k, y + row * k, k, k, c)
                 bits >>= 1
                 row += 1
         x += 8 * k
 
 
-def draw_line(fb, line, y, c):
+def draw_line(display, line, y, c):
     """One line (scale marks inside) with its baseline at y + its height
     (8 times the biggest scale in it; dice faces are 7 pixels: 1x)."""
     h = 24 if "\x03" in line else (16 if "\x02" in line else 8)
@@ -76,19 +76,19 @@ def draw_line(fb, line, y, c):
         part = line[start:end]
         if part:
             if k == 1:
-                fb.text(part, x, y + h - 8, c)
+                display.text(part, x, y + h - 8, c)
                 x += 8 * len(part) + _GAP
             elif k == 4:
                 for f in part.encode():  # ints: nothing interned
                     if 49 <= f <= 54:  # '1'..'6': a 7x7 face, pips one pixel
-                        fb.rect(x, y + h - 8, 7, 7, c)
+                        display.rect(x, y + h - 8, 7, 7, c)
                         for cx, cy in _PIPS[f - 48]:
-                            fb.pixel(x + 1 + 2 * cx, y + h - 7 + 2 * cy, c)
+                            display.pixel(x + 1 + 2 * cx, y + h - 7 + 2 * cy, c)
                         x += 8
                     else:
                         x += 4
             else:
-                big_text(fb, part, x, y + h - 8 * k, k, c)
+                big_text(display, part, x, y + h - 8 * k, k, c)
                 x += 8 * k * len(part) + _GAP
         if end < n:
             k = "\x01\x02\x03\x04".find(line[end:end + 1]) + 1
@@ -96,42 +96,42 @@ def draw_line(fb, line, y, c):
     return h
 
 
-def draw_die(fb, x, y, face, size=DIE):
-    fb.fill_rect(x, y, size, size, 0)
-    fb.rect(x, y, size, size, 1)
+def draw_die(display, x, y, face, size=DIE):
+    display.fill_rect(x, y, size, size, 0)
+    display.rect(x, y, size, size, 1)
     pip, step = (3, 5) if size < _BIG_DIE else (4, 6)
     edge = (size - 2 * step - pip + 1) // 2
     if 1 <= face <= 6:
         for cx, cy in _PIPS[face]:
-            fb.fill_rect(x + edge + cx * step, y + edge + cy * step, pip, pip, 1)
+            display.fill_rect(x + edge + cx * step, y + edge + cy * step, pip, pip, 1)
     else:  # unreadable: a cross
-        fb.line(x + 3, y + 3, x + size - 4, y + size - 4, 1)
-        fb.line(x + size - 4, y + 3, x + 3, y + size - 4, 1)
+        display.line(x + 3, y + 3, x + size - 4, y + size - 4, 1)
+        display.line(x + size - 4, y + 3, x + 3, y + size - 4, 1)
 
 
-def draw(fb, lines, dice=None, invert=-1, between=None):
+def draw(display, lines, dice=None, invert=-1, serve=None):
     """Draw lines top to bottom; `dice` (d1, d2) draws two small dice top
     right, (d1, d2, 1) two large ones under the first line; `invert`
-    highlights that line (index). `between()` runs after each line (a whole
+    highlights that line (index). `serve()` runs after each line (a whole
     screen of big digits is ~10 ms on an RP2040: the controller answers SAS
     in between)."""
-    fb.fill(0)
+    display.fill(0)
     y = 0
     for i in range(len(lines)):
         line = lines[i]
         if y >= _HEIGHT:
             break
         if i == invert:
-            fb.fill_rect(0, y, _WIDTH, 8, 1)  # the highlighted line is a 1x line
-            y += draw_line(fb, line, y, 0)
+            display.fill_rect(0, y, _WIDTH, 8, 1)  # the highlighted line is a 1x line
+            y += draw_line(display, line, y, 0)
         else:
-            y += draw_line(fb, line, y, 1)
-        if between is not None:
-            between()
+            y += draw_line(display, line, y, 1)
+        if serve is not None:
+            serve()
     if dice is not None:
         if len(dice) > 2:
-            draw_die(fb, _BIG_DICE_X, _BIG_DICE_Y, dice[0], _BIG_DIE)
-            draw_die(fb, _BIG_DICE_X + _BIG_DIE + 3, _BIG_DICE_Y, dice[1], _BIG_DIE)
+            draw_die(display, _BIG_DICE_X, _BIG_DICE_Y, dice[0], _BIG_DIE)
+            draw_die(display, _BIG_DICE_X + _BIG_DIE + 3, _BIG_DICE_Y, dice[1], _BIG_DIE)
         else:
-            draw_die(fb, DICE_X, DICE_Y, dice[0])
-            draw_die(fb, DICE_X + DIE + 3, DICE_Y, dice[1])
+            draw_die(display, DICE_X, DICE_Y, dice[0])
+            draw_die(display, DICE_X + DIE + 3, DICE_Y, dice[1])

@@ -15,20 +15,21 @@ from firmware.cabinet import player as PL
 W16 = 16
 _RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page (the
 _RESULT_PAGE_MS = const(2000)  # game keeps the result up long enough for all)
-_RES = ("", "WIN", "LOSE", "PUSH", "BACK")
+_RES = const(("", "WIN", "LOSE", "PUSH", "BACK"))
 _BIG_PX = const(125)         # render: 128 pixels less the 3 between 1x and 2x parts
 
 
-def fit(left, right="", width=W16):
-    """left and right justified in `width` columns (left cut if needed: the
-    left is a label or a name; amounts go right, or through pair())."""
-    room = width - len(right)
-    if right:
+def fit(label, value="", width=W16):
+    """label left and value right justified in `width` columns (the label
+    cut if needed: it is a label or a name; amounts go right, or through
+    pair())."""
+    room = width - len(value)
+    if value:
         room -= 1
     if room < 0:
-        return right[:width]
-    left = left[:room]
-    return left + " " * (width - len(left) - len(right)) + right
+        return value[:width]
+    label = label[:room]
+    return label + " " * (width - len(label) - len(value)) + value
 
 
 def dollars(m):
@@ -91,15 +92,15 @@ def puck(table):
     return "PUCK ON %d" % table.point if table.point else "PUCK OFF"
 
 
-def history_line(hist):
+def history_line(seq):
     """Recent roll totals, newest first, as many as fit, labelled."""
     out = "LAST"
-    for t in hist:
+    for t in seq:
         s = " %d" % t
         if len(out) + len(s) > W16:
             break
         out += s
-    return out if hist else ""
+    return out if seq else ""
 
 
 def bet_line(s):
@@ -153,22 +154,12 @@ def build(ctl, now_ms):
     led = store.ledger
     table = led.table
     game = ctl.game
-    if ctl.audit_mode and ctl.menu is not None:
-        # the technician needs the menu most when memory is critical (RAM clear)
-        return _stopped().audit_screen(ctl), None, -1
-    if store.critical:
-        if getattr(ctl, "no_journal", False):
-            from firmware.cabinet import devfault
-            return devfault.no_journal_screen(), None, 0
-        return _stopped().critical_screen(store.old_format), None, 0
-    if ctl.audit_mode:
-        return _stopped().audit_screen(ctl), None, -1
-    if led.lock:
-        return _stopped().lock_screen(led), None, 0
+    if ctl.audit_mode or store.critical or led.lock:
+        return _stopped().build(ctl)
     if game.state in (G.SHAKING, G.SETTLING, G.HELD):
         return rolling_screen(ctl, now_ms), None, -1
     if led.door_open or led.tilt:
-        return _stopped().suspended_screen(led), None, 0
+        return _stopped().build(ctl)
     if game.showing_result(now_ms) and led.last_game is not None:
         d1, d2 = game.last_faces or (0, 0)
         return result_screen(ctl, now_ms), (d1, d2, 1), -1

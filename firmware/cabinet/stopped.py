@@ -7,6 +7,27 @@ from firmware.cabinet.paytext import money
 from firmware.cabinet.screens import W16, center, cr_bet, puck
 
 
+def build(ctl):
+    """screens.build() of a cabinet in audit mode, with a memory error, a
+    lock, an open door or a tilt, in that order (one entry point: the names
+    of the screens below stay out of screens.py, loaded for play)."""
+    store = ctl.store
+    led = store.ledger
+    if ctl.audit_mode and ctl.menu is not None:
+        # the technician needs the menu most when memory is critical (RAM clear)
+        return audit_screen(ctl), None, -1
+    if store.critical:
+        if getattr(ctl, "no_journal", False):
+            from firmware.cabinet import devfault
+            return devfault.no_journal_screen(), None, 0
+        return critical_screen(store.old_format), None, 0
+    if ctl.audit_mode:
+        return audit_screen(ctl), None, -1
+    if led.lock:
+        return lock_screen(led), None, 0
+    return suspended_screen(led), None, 0
+
+
 def critical_screen(old_format=False):
     return [center("MEMORY ERROR"), center("OLD RELEASE DATA") if old_format else "",
             center("PLAY LOCKED"), "",

@@ -7,27 +7,21 @@ Combination bets (horn, horn high, world, C&E) are expanded once, here, from
 the profile's single-number odds into a per-total pay table, so the engine
 settles every one-roll wager with one table lookup.
 """
+from micropython import const
 from firmware.rules import wagers as W
 
 # The shared pay ratios, also reachable here as P.TRUE_ODDS and so on.
 from firmware.rules.pays import (TRUE_ODDS, LAY_ODDS, PLACE_ODDS, PLACE_LOSE_ODDS,  # noqa: F401
                                  HARD_ODDS, SHARP_PAYS, LUCKY_PAYS, VIG_PERCENT)
 
-# Units each combination bet spreads over totals: {total: units}.
 CRAPS = (2, 3, 12)
-HORN_PARTS = {2: 1, 3: 1, 11: 1, 12: 1}
-WORLD_PARTS = {2: 1, 3: 1, 7: 1, 11: 1, 12: 1}
 
 
-def _gcd(a, b):
+def _ratio(n, d):
+    a, b = abs(n), d
     while b:
         a, b = b, a % b
-    return a
-
-
-def _ratio(num, den):
-    g = _gcd(abs(num), den)
-    return (num // g, den // g)
+    return (n // a, d // a)
 
 
 def composite(parts, single):
@@ -51,6 +45,8 @@ def _one_roll_tables(singles):
     # interned strings, locals do not
     two, three, eleven, twelve, any_craps, any7, field_2, field_12, hi_lo, combined_ce = singles
     single = {2: two, 3: three, 11: eleven, 12: twelve, 7: any7}
+    # units each combination bet spreads over totals: {total: units}
+    horn = {2: 1, 3: 1, 11: 1, 12: 1}
     t = {
         W.FIELD: {2: field_2, 3: (1, 1), 4: (1, 1), 9: (1, 1), 10: (1, 1),
                   11: (1, 1), 12: field_12},
@@ -59,8 +55,8 @@ def _one_roll_tables(singles):
         W.TWO: {2: two}, W.THREE: {3: three}, W.ELEVEN: {11: eleven},
         W.TWELVE: {12: twelve},
         W.HI_LO: {2: hi_lo, 12: hi_lo},
-        W.HORN: composite(HORN_PARTS, single),
-        W.WORLD: composite(WORLD_PARTS, single),
+        W.HORN: composite(horn, single),
+        W.WORLD: composite({2: 1, 3: 1, 7: 1, 11: 1, 12: 1}, single),
     }
     if combined_ce:
         t[W.C_E] = {2: combined_ce[0], 3: combined_ce[0], 12: combined_ce[0],
@@ -71,21 +67,18 @@ def _one_roll_tables(singles):
         for c in CRAPS:
             t[W.C_E][c] = t[W.C_E][2]
     for h in (2, 3, 11, 12):
-        parts = dict(HORN_PARTS)
+        parts = dict(horn)
         parts[h] += 1
         t[(W.HORN_HIGH, h)] = composite(parts, single)
     return t
 
 
-def _limits(default, **per_kind):
-    """Limits as written in a profile: a default and the named exceptions."""
-    return (default, per_kind)
-
-
 def limits(spec, scale=1):
     """(min, max, multiple) of every kind in the documents' dollars, indexed
-    by kind: the default unless named. A list, not a dict by kind: a third of
-    the heap, same lookups.
+    by kind: the default unless named. spec is the profile's "limits": (the
+    default, {kind: its own}), kinds as numbers (their names would be ~12
+    more interned strings on a board's heap). A list, not a dict by kind: a
+    third of the heap, same lookups.
 
     Odds bets default to no maximum of their own (max 0): the odds multiple
     of their line bet is their limit.
@@ -95,7 +88,7 @@ def limits(spec, scale=1):
     out = []
     scaled = {}  # one tuple per distinct limit, shared by the kinds that have it
     for k in range(W.COUNT):
-        lim = per_kind.get(W.NAMES[k], odds_default if k in W.ODDS_BASE else default)
+        lim = per_kind.get(k, odds_default if k in W.ODDS_BASE else default)
         got = scaled.get(lim)
         if got is None:
             got = scaled[lim] = (lim[0] * scale, lim[1] * scale, lim[2] * scale)
@@ -103,31 +96,29 @@ def limits(spec, scale=1):
     return out
 
 
-ALL_KINDS = tuple(range(W.COUNT))
-NO_BONUS = tuple(k for k in ALL_KINDS if W.FAMILY[k] not in (W.F_LUCKY, W.F_SHARP))
-
-
-def _without(kinds, *drop):
-    return tuple(k for k in kinds if k not in drop)
+def _offered(bonus, *drop):
+    """Every kind but `drop`; the bonus bets (Lucky Roller, Sharp Shooter)
+    only with `bonus`."""
+    return tuple(k for k in range(W.COUNT) if k not in drop and
+                 (bonus or W.FAMILY[k] not in (W.F_LUCKY, W.F_SHARP)))
 
 
 # 002 lines 134-135: the hops offered (1-1, 1-2, 5-6 and 6-6 are the two,
 # three, eleven and twelve bets, not hops).
-ETG_HOPS = (22, 33, 44, 55, 13, 14, 15, 16, 23, 24, 25, 26, 34, 35, 36, 45, 46)
-CENTS = 100
+_ETG_HOPS = const((22, 33, 44, 55, 13, 14, 15, 16, 23, 24, 25, 26, 34, 35, 36, 45, 46))
+_CENTS = const(100)
 
 PROFILES = {
     # 000: table-game ruleset (Appendix D, rule 4.1).
     "table": {
         "doc": "000", "title": "Table game",
-        "offered": _without(NO_BONUS, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HI_LO,
-                            W.WORLD, W.HOP),
+        "offered": _offered(False, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HI_LO, W.WORLD, W.HOP),
         "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
         "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
-        "limits": _limits((1, 500, 1), horn=(4, 500, 4), horn_high=(5, 500, 5),
-                          c_e=(2, 500, 2)),
+        "limits": ((1, 500, 1), {W.HORN: (4, 500, 4), W.HORN_HIGH: (5, 500, 5),
+                                 W.C_E: (2, 500, 2)}),
         "off_on_comeout": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
         "toggle": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
         "vig": "upfront", "vig_refund": False,
@@ -138,30 +129,30 @@ PROFILES = {
     # 002: electronic craps with Lucky Roller bonus bets.
     "etg": {
         "doc": "002", "title": "Electronic craps",
-        "offered": _without(ALL_KINDS, W.PLACE_LOSE, W.HI_LO, W.HORN_HIGH, W.WORLD,
+        "offered": _offered(True, W.PLACE_LOSE, W.HI_LO, W.HORN_HIGH, W.WORLD,
                             W.SHARP_SHOOTER),
         "odds_mult": {4: 3, 5: 3, 6: 3, 8: 3, 9: 3, 10: 3},
         "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
-        "limits": _limits((1, 500, 1), **{"pass": (3, 500, 1), "dont_pass": (3, 500, 1),
-                                         "come": (3, 500, 1), "dont_come": (3, 500, 1)}),
+        "limits": ((1, 500, 1), {W.PASS: (3, 500, 1), W.DONT_PASS: (3, 500, 1),
+                                 W.COME: (3, 500, 1), W.DONT_COME: (3, 500, 1)}),
         "off_on_comeout": (W.PLACE, W.BUY, W.LAY, W.HARD, W.COME_ODDS),
         "toggle": (W.PLACE, W.BUY, W.LAY, W.HARD, W.BIG6, W.BIG8, W.COME_ODDS),
         "vig": "on_win", "vig_refund": False,
         "round_up": False, "contract_increase": False, "dont_odds_first": True,
         "no_opposites": True, "max_prop_win": 1250, "agg_min": 5,
-        "exact_odds": False, "on_all": False, "hops": ETG_HOPS,
+        "exact_odds": False, "on_all": False, "hops": _ETG_HOPS,
     },
     # 003: casino ruleset with World, place-to-lose and buy-to-lose (lay).
     "casino": {
         "doc": "003", "title": "Casino",
-        "offered": _without(NO_BONUS, W.HI_LO, W.HORN_HIGH, W.HOP),
+        "offered": _offered(False, W.HI_LO, W.HORN_HIGH, W.HOP),
         "odds_mult": {4: 10, 5: 10, 6: 10, 8: 10, 9: 10, 10: 10},
         "singles": ((32, 1), (15, 1), (15, 1), (32, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), None),
         "hop": ((15, 1), (30, 1)),
-        "limits": _limits((1, 500, 1)),
+        "limits": ((1, 500, 1), {}),
         "off_on_comeout": (W.PLACE, W.BUY, W.HARD, W.COME_ODDS),
         "toggle": (W.PLACE, W.PLACE_LOSE, W.BUY, W.LAY, W.HARD, W.BIG6, W.BIG8,
                    W.COME_ODDS),
@@ -173,16 +164,15 @@ PROFILES = {
     # 004: house ruleset, $1-$10, Sharp Shooter, no buy or lay.
     "house": {
         "doc": "004", "title": "House",
-        "offered": _without(ALL_KINDS, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW,
-                            W.LUCKY_HIGH, W.LUCKY_ALL),
+        "offered": _offered(True, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW, W.LUCKY_HIGH,
+                            W.LUCKY_ALL),
         "odds_mult": None,  # 004 lines 45, 64: odds up to the table limit
         "singles": ((30, 1), (15, 1), (15, 1), (30, 1), (7, 1),
                                      (4, 1), (2, 1), (2, 1), (15, 1), ((3, 1), (7, 1))),
         "hop": ((15, 1), (30, 1)),
-        "limits": _limits((1, 10, 1), horn=(4, 10, 1), world=(5, 10, 1),
-                          c_e=(2, 10, 1), pass_odds=(1, 10, 1),
-                          dont_pass_odds=(1, 10, 1), come_odds=(1, 10, 1),
-                          dont_come_odds=(1, 10, 1)),
+        "limits": ((1, 10, 1), {W.HORN: (4, 10, 1), W.WORLD: (5, 10, 1), W.C_E: (2, 10, 1),
+                                W.PASS_ODDS: (1, 10, 1), W.DONT_PASS_ODDS: (1, 10, 1),
+                                W.COME_ODDS: (1, 10, 1), W.DONT_COME_ODDS: (1, 10, 1)}),
         "off_on_comeout": (W.PLACE, W.PLACE_LOSE, W.HARD, W.COME_ODDS),
         "toggle": (W.PASS_ODDS, W.DONT_PASS_ODDS, W.COME_ODDS, W.DONT_COME_ODDS,
                    W.PLACE, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HARD, W.FIELD, W.ANY7,
@@ -213,9 +203,9 @@ def get(name, overrides=None):
     # Built on demand, for the one profile in use: four sets of tables
     # built at import would cost a board about 20 KB of heap.
     p["one_roll"] = _one_roll_tables(base["singles"])
-    p["limits"] = limits(base["limits"], CENTS)
-    p["max_prop_win"] = base["max_prop_win"] * CENTS
-    p["agg_min"] = base["agg_min"] * CENTS
+    p["limits"] = limits(base["limits"], _CENTS)
+    p["max_prop_win"] = base["max_prop_win"] * _CENTS
+    p["agg_min"] = base["agg_min"] * _CENTS
     if overrides:
         mult = overrides.get("odds_mult")
         if isinstance(mult, int):
@@ -228,5 +218,5 @@ def get(name, overrides=None):
                 k = W.kind_of(kname)
                 if k >= 0:
                     lo, hi, mult = lim[kname]
-                    p["limits"][k] = (lo * CENTS, hi * CENTS, mult * CENTS)
+                    p["limits"][k] = (lo * _CENTS, hi * _CENTS, mult * _CENTS)
     return p

@@ -63,7 +63,9 @@ _DARK_DOWN = const(4)
 # Which families stay on the layout after a win or a push (003 5(c), 004
 # lines 92 and 132): 1 stays, 0 comes down by rule, 2 a line bet that stays
 # unless it is a come/don't come leaving its number.
-_UP = b"\x02\x00\x01\x01\x01\x00\x00"
+_UP = const(b"\x02\x00\x01\x01\x01\x00\x00")
+_NO_NUMBER = const((0,))   # the numbers of a bet that carries none
+_EVEN = const((1, 1))       # even money
 
 
 def _odds_ratio(kind, n):
@@ -417,20 +419,20 @@ class Table:
         return R.OK
 
     # ---- internals -----------------------------------------------------
-    def _take(self, bet, take, undo=False):
-        """Gives `take` of a bet back (this period's part first) with the
+    def _take(self, bet, amount, undo=False):
+        """Gives `amount` of a bet back (this period's part first) with the
         vig paid for this period's part (an undo), or for all of it where
         the profile refunds it (003 7(c))."""
-        fresh = min(take, bet[_FR])
+        fresh = min(amount, bet[_FR])
         refund = 0
         if bet[_X] and bet[_K] in _VIGGED:
-            keep = bet[_A] - (take if undo or self.p["vig_refund"] else fresh)
+            keep = bet[_A] - (amount if undo or self.p["vig_refund"] else fresh)
             refund = max(0, bet[_X] - self._vig(bet[_K], bet[_N], keep))
             bet[_X] -= refund
-        bet[_A] -= take
+        bet[_A] -= amount
         bet[_FR] -= fresh
-        self.staked -= take
-        self.credits += take + refund
+        self.staked -= amount
+        self.credits += amount + refund
         self.last_vig = -refund
         if bet[_A] == 0:
             self.bets.remove(bet)
@@ -449,16 +451,16 @@ class Table:
             return 0
         return -((-num) // den) if self._round_up else num // den
 
-    def _check_phase(self, kind, number, cur):
+    def _check_phase(self, kind, number, bet):
         p = self.point
         if kind in (W.PASS, W.DONT_PASS):
-            if p and not (kind == W.PASS and cur and self.p["contract_increase"]):
+            if p and not (kind == W.PASS and bet and self.p["contract_increase"]):
                 return R.POINT_ON
             if kind == W.DONT_PASS and self.dark_down:
                 return R.DARK_DOWN
         elif kind in (W.COME, W.DONT_COME):
             if number:
-                if cur is None:
+                if bet is None:
                     return R.NO_BET
             elif p == 0:
                 return R.POINT_OFF
@@ -472,7 +474,7 @@ class Table:
         elif kind in W.LUCKY_NEED:
             if not self.lucky_open:
                 return R.LUCKY_CLOSED
-            if cur and cur[_FR] < cur[_A]:
+            if bet and bet[_FR] < bet[_A]:
                 return R.NO_INCREASE
         elif kind == W.SHARP_SHOOTER:
             if not self.new_shooter:
@@ -483,22 +485,22 @@ class Table:
                 return R.OPPOSITE
         return R.OK
 
-    def _odds_cap(self, kind, number, base_amount=None):
+    def _odds_cap(self, kind, number, amount=None):
         """Most an odds bet may be, from its line bet and the multiple."""
         if kind not in W.ODDS_BASE:
             return None
-        if base_amount is None:
+        if amount is None:
             base = self.find(W.ODDS_BASE[kind], number if kind in (W.COME_ODDS, W.DONT_COME_ODDS) else 0)
             if base is None:
                 return 0
-            base_amount = base[_A]
+            amount = base[_A]
         if self.p["odds_mult"] is None:
             return None  # 004: odds up to the table limit
         mult = self.p["odds_mult"][number]
         if kind in W.DARK:
             n, d = P.LAY_ODDS[number]
-            return mult * base_amount * d // n
-        return mult * base_amount
+            return mult * amount * d // n
+        return mult * amount
 
     def _max_win(self, kind, number, amount):
         best = 0
@@ -560,7 +562,6 @@ def _numbers(profile):
     return out
 
 
-_NO_NUMBER = (0,)
 _COME_NUMBERS = (0,) + W.POINTS
 
 
@@ -646,31 +647,31 @@ del _comeout  # run once: its code need not stay on the heap
 
 
 # ---- the rarer families: return 0 (stays), WIN, LOSE or PUSH; a win or
-# push leaves its pay ratio in tab._ratio (roll() reads it back)
-def _one_roll(tab, bet, t, d1, d2, p):
-    if bet[_F] and not tab.working(bet):  # one-roll bets work unless called OFF
+# push leaves its pay ratio in table._ratio (roll() reads it back)
+def _one_roll(table, bet, t, d1, d2, p):
+    if bet[_F] and not table.working(bet):  # one-roll bets work unless called OFF
         return 0
     kind = bet[_K]
     if kind == W.HOP or kind == W.HORN_HIGH:
-        r = _one_roll_ratio(tab.p, kind, bet[_N], t, d1, d2)
+        r = _one_roll_ratio(table.p, kind, bet[_N], t, d1, d2)
     else:
-        r = tab._one_roll[kind].get(t)
+        r = table._one_roll[kind].get(t)
     if r is None:
         return LOSE
-    tab._ratio = r
+    table._ratio = r
     return WIN if r[0] else PUSH
 
 
-def _lucky(tab, bet, t, d1, d2, p):
+def _lucky(table, bet, t, d1, d2, p):
     if t == 7:
         return LOSE
     bet[_X] |= 1 << t
     need = _LUCKY_MASK[bet[_K]]
-    tab._ratio = P.LUCKY_PAYS[bet[_K]]
+    table._ratio = P.LUCKY_PAYS[bet[_K]]
     return WIN if bet[_X] & need == need else 0
 
 
-def _sharp(tab, bet, t, d1, d2, p):
+def _sharp(table, bet, t, d1, d2, p):
     if p == 0 or (t != p and t != 7):
         return 0
     if t == p:
@@ -679,7 +680,7 @@ def _sharp(tab, bet, t, d1, d2, p):
             return 0
     for made, pays in P.SHARP_PAYS:
         if bet[_X] >= made:
-            tab._ratio = (pays, 1)
+            table._ratio = (pays, 1)
             return WIN
     return LOSE
 
@@ -714,7 +715,6 @@ def _pay_ratios(profile, kind, number):
 
 # Net pay ratio of a winning line, odds, number or hardway bet, by kind and
 # the number it heard (the point for the pass line, 6/8 for big 6/8).
-_EVEN = (1, 1)
 _EVENS = {n: _EVEN for n in W.POINTS}
 _RATIOS = (_EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS,
            P.PLACE_ODDS, P.PLACE_LOSE_ODDS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS,

@@ -3,6 +3,8 @@
 A simulated dome with seeded, configurable irregularities, scriptable inputs,
 a fake or real clock; see `Board.__init__` and hal/REFERENCE.md.
 """
+from micropython import const
+
 from hal.buttons import Buttons
 from hal.lamps import Buzzer
 from hal.debounce import Switch
@@ -15,8 +17,9 @@ from hal.mock.clock import FakeClock, RealClock
 from hal.mock.display import MockDisplay
 from hal.mock.loopserial import LoopSerial
 from hal.mock.xorshift import Rng as _Xorshift
+from hal.marker import Marker
 
-MOVE_MIN_PERMILLE = 300  # below this duty the dice do not move
+_MOVE_MIN_PERMILLE = const(300)  # below this duty the dice do not move
 
 
 class Rng(_Xorshift):
@@ -25,13 +28,14 @@ class Rng(_Xorshift):
     def face(self):
         return 1 + self.below(6)
 
-    def chance(self, permille):
-        return self.below(1000) < permille
+    def chance(self, p):
+        """True with a chance of p per mille."""
+        return self.below(1000) < p
 
 
 class Dome:
     """Two dice in a dome. They move only while the shaker runs at a duty of at
-    least MOVE_MIN_PERMILLE (and the motor works and this shake is not a
+    least _MOVE_MIN_PERMILLE (and the motor works and this shake is not a
     'stuck' one); the outcome is drawn when the shaker stops, then the dice
     settle for `settle_ms`."""
 
@@ -61,7 +65,7 @@ class Dome:
             self.stuck = self.rng.chance(self.stuck_permille)
             self.moved = False
         self.duty = d
-        self.moving = d >= MOVE_MIN_PERMILLE and not self.motor_fail and not self.stuck
+        self.moving = d >= _MOVE_MIN_PERMILLE and not self.motor_fail and not self.stuck
         if self.moving:
             self.moved = True
         if not d and self.moved:  # motor stopped after the dice moved: new outcome
@@ -174,15 +178,15 @@ class MockSwitch:
 
 
 class PulseChannel:
-    """Pulse train played out over time by the clock (50 ms on / 50 ms off by default)."""
+    """Pulse train played out over time by the clock (50 ms on / 50 ms off by default).
+    on_pulse: None, or called at each pulse delivered (the money log)."""
 
-    def __init__(self, clock, log=None, tag=""):
+    def __init__(self, clock):
         self._clock = clock
         self._due = []
         self._count = 0
         self._last = None
-        self._log = log
-        self._tag = tag
+        self.on_pulse = None
 
     def schedule(self, pulses, period_ms):
         c = self._clock
@@ -200,9 +204,8 @@ class PulseChannel:
         while due and c.ticks_diff(now, due[0]) >= 0:
             self._last = due.pop(0)
             self._count += 1
-            if self._log is not None:
-                self._log.line(self._tag)
-                self._log.owed = True
+            if self.on_pulse is not None:
+                self.on_pulse()
 
     def count(self):
         self._drain()
@@ -220,20 +223,12 @@ class MockMoney(Money):
     """Money plus insert_bill/insert_coin. While inhibited, inserts are refused
     (the validator and the acceptor share the inhibit line)."""
 
-    def __init__(self, clock, pulse_ms, log=None):
+    def __init__(self, clock, pulse_ms):
         self.pulse_ms = pulse_ms
-        self.bill = PulseChannel(clock, log, "B")
-        self.coin = PulseChannel(clock, log, "C")
+        self.bill = PulseChannel(clock)
+        self.coin = PulseChannel(clock)
         self.refused = 0
-        self._log = log
         Money.__init__(self, self.bill, self.coin, self._inh)
-
-    def counts(self):
-        log = self._log
-        if log is not None and log.owed:
-            log.line("P")
-            log.owed = False
-        return Money.counts(self)
 
     def _inh(self, flag):
         pass
@@ -257,11 +252,10 @@ class MockPrinter:
     `tickets` keeps the lines printed, `barcodes` each ticket's ITF digits
     (None: no barcode); set status with `status_value`."""
 
-    def __init__(self, log=None):
+    def __init__(self):
         self.status_value = OK
         self.tickets = []
         self.barcodes = []
-        self._log = log
 
     def status(self):
         return self.status_value
@@ -274,10 +268,6 @@ class MockPrinter:
             itf_bars(barcode)  # what the printer would refuse, the mock refuses
         self.tickets.append(list(lines))
         self.barcodes.append(barcode)
-        if self._log is not None:
-            for line in lines:
-                if line.startswith("VALIDATION"):
-                    self._log.line("T " + line)
         return True
 
 
@@ -348,8 +338,7 @@ class Board:
     def __init__(self, seed=None, fake_clock=False, cocked_permille=0, flicker_permille=0,
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
-                 flash_path=None, serial=None, sas=None, keyboard=False, terminal=False,
-                 wdt_ms=5000, money_log=None, escrow=False):
+                 wdt_ms=5000, **more):
         if seed is None:
             import random
 
@@ -368,50 +357,22 @@ class Board:
         self.audit_key = MockSwitch(self.clock, 0)  # 1 = turned
         self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
         self.lamps = Lamps(())
-        log = None
-        if money_log:
-            from hal.mock.moneylog import MoneyLog
-
-            log = MoneyLog(money_log)
-        self.money = MockMoney(self.clock, pulse_ms, log)
-        self.printer = MockPrinter(log)
+        self.money = MockMoney(self.clock, pulse_ms)
+        self.printer = MockPrinter()
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
         self.display = MockDisplay()
         self.tones = []  # the buzzer frequencies set lately, 0 = off (tests)
         self.buzzer = Buzzer(self._tone)
-        self.flash = None
-        if flash:
-            from hal.mock.norflash import NorFlash
-
-            self.flash = NorFlash(flash_size, path=flash_path)
-        from hal.marker import Marker
-        self.provision = Marker(flash_path + ".provisioned" if flash_path else None)
-        if escrow:  # else no attribute at all: board.validator is optional
-            from hal.mock.validator import MockValidator
-
-            self.validator = MockValidator(self.clock, self.money,
-                                           flash_path + ".validator" if flash_path else None)
-        if serial:
-            from hal.mock.serial import SocketSerial
-
-            self.serial = SocketSerial(serial)
-        else:
-            self.serial = LoopSerial()
+        self.serial = LoopSerial()
         self.sas = None
-        if sas:
-            from hal.mock.sasport import open_port
-
-            self.sas = open_port(sas)
         self.logic_door = MockSwitch(self.clock, 0)    # 1 = open
         self.cashbox_door = MockSwitch(self.clock, 0)  # 1 = open
-        if terminal:
-            from hal.mock.keys import draw_display
-
-            self.display.on_show = draw_display
-        if keyboard:
-            from hal.mock.keys import Keyboard
-
-            self.keyboard = Keyboard(self)
+        if flash or more:  # flash and the rarer options: their own module (hal/mock/extras.py)
+            from hal.mock.extras import attach
+            attach(self, flash, flash_size, **more)
+        else:
+            self.provision = Marker(None)
+            self.flash = None
 
     def urandom(self, n):
         """os.urandom's stand-in (the store's validation ID): seeded."""

@@ -1,9 +1,10 @@
 """Host clocks: FakeClock (tests advance it) and RealClock (interactive runs)."""
 import time
+from micropython import const
 
 from hal.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
-_DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
+_DEFAULT_EPOCH = const(1767225600)  # 2026-01-01T00:00:00Z
 
 
 class FakeClock:

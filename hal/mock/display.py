@@ -7,9 +7,6 @@ except ImportError:  # CPython
 WIDTH = 128
 HEIGHT = 64
 
-# braille dot bit for (dx, dy) inside a 2x4 cell
-_BRAILLE = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
-
 
 class MockDisplay(framebuf.FrameBuffer):
     def __init__(self, width=WIDTH, height=HEIGHT):
@@ -37,25 +34,7 @@ class MockDisplay(framebuf.FrameBuffer):
 
     def to_text(self, mode="braille"):
         """Whole frame as text: 'braille' (2x4 pixels per char, 64x16 chars),
-        'blocks' (half blocks, 1x2 per char, 128x32) or 'ascii' ('#'/'.')."""
-        g = self.get
-        rows = []
-        if mode == "braille":
-            for cy in range(0, self.height, 4):
-                row = []
-                for cx in range(0, self.width, 2):
-                    v = 0
-                    for dx in range(2):
-                        for dy in range(4):
-                            if g(cx + dx, cy + dy):
-                                v |= _BRAILLE[dx][dy]
-                    row.append(chr(0x2800 + v))
-                rows.append("".join(row))
-        elif mode == "blocks":
-            ch = (" ", "\u2580", "\u2584", "\u2588")
-            for y in range(0, self.height, 2):
-                rows.append("".join(ch[g(x, y) | (g(x, y + 1) << 1)] for x in range(self.width)))
-        else:
-            for y in range(self.height):
-                rows.append("".join("#" if g(x, y) else "." for x in range(self.width)))
-        return "\n".join(rows)
+        'blocks' (half blocks, 1x2 per char, 128x32) or 'ascii' ('#'/'.');
+        hal/mock/frametext.py, loaded when first asked for."""
+        from hal.mock.frametext import to_text
+        return to_text(self, mode)
