@@ -1,7 +1,9 @@
 """Firmware benchmark on the MicroPython unix port.
 
-    .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K] [--sas]
-(--sas: with a SAS port and a host polling it, and the long-poll answer time)
+    .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K] [--sas|--sas-plain]
+(--sas: with a SAS port and a host polling it, and the long-poll answer time;
+--sas-plain: the same polls without the answer-time instrumentation, for the
+firmware's own heap)
     .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
 This compiles firmware/, hal/ and the session driver (tools/bench_session.py,
@@ -30,7 +32,7 @@ import sys
 
 
 # the MicroPython side: the session driver and the SAS line it loads with --sas
-SESSION = ("bench_session", "bench_sas_line")
+SESSION = ("bench_session", "bench_sas_host", "bench_sas_line", "bench_sas_report")
 
 
 # ---------------------------------------------------------------- host side
@@ -44,8 +46,8 @@ def host_main(argv):
     rolls, heap, sas = "1000", "192K", "0"
     i = 0
     while i < len(argv):
-        if argv[i] == "--sas":
-            sas = "1"
+        if argv[i] in ("--sas", "--sas-plain"):
+            sas = "1" if argv[i] == "--sas" else "2"
             i += 1
             continue
         if argv[i] == "--rolls":

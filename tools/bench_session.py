@@ -71,7 +71,7 @@ def cpu_ms():
         return -1
 
 
-def main(rolls, path, sas=False):
+def main(rolls, path, sas=0):
     import gc
     import time
     import micropython
@@ -88,7 +88,10 @@ def main(rolls, path, sas=False):
     ctl = Controller(board)
     line = S = None
     own_bytes = 0
-    if sas:
+    if sas == 2:
+        import bench_sas_host as S      # --sas-plain: the polls, no answer timing
+        line = S.PlainLine(board.sas)
+    elif sas:
         import bench_sas_line as S
         gc.collect()
         m0 = gc.mem_alloc()
@@ -163,8 +166,10 @@ def main(rolls, path, sas=False):
         render.draw(board.display, lines, (3, 4), inv)
         board.display.show()
     t_draw = time.ticks_diff(time.ticks_us(), t0) / k
-    if line is not None:
-        line.own_work(clock)
+    if sas == 1:
+        # after the figures: its code is not in the heap measured
+        import bench_sas_report as R
+        R.own_work(line, clock)
     m = led.meters
     print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
     print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
@@ -178,8 +183,11 @@ def main(rolls, path, sas=False):
     print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
-    if line is not None:
-        line.report()
+    if sas == 1:
+        R.report(line)
+    elif sas:
+        print("SAS (untimed host): %d polls answered; SAS errors: %d %s" % (
+            ctl.sas.polls, ctl.sas.errors, ctl.sas.error))
 
 
-main(int(sys.argv[1]), sys.argv[2], sys.argv[3] == "1")
+main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]))

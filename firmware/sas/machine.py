@@ -17,7 +17,6 @@ from micropython import const
 from firmware.sas import wire as Wr
 from firmware.sas import exceptions as X
 from firmware.sas import meters as M
-from firmware.sas import validation as V
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -430,7 +429,12 @@ class Sas:
         fn = f[2]
         o = self.out
         k = self._head(0x4D)
-        t = V.newest_ticket(led)
+        t = None
+        if led.val_seq or led.ticket_last:
+            # loaded once a ticket exists (cashing out loads it too), not
+            # for a cabinet that never printed one
+            from firmware.sas import validation as V
+            t = V.newest_ticket(led)
         if t is None or (fn == 0 and not self.unread_ticket) or fn not in (0, 1, 0xFF):
             for i in range(31):
                 o[k + i] = 0
