@@ -17,8 +17,10 @@ class FileFlash:
     def __init__(self, path, size):
         self.size = size
         self.f = open(path, "w+b")     # blank: every sector is written erased below
-        self._blank = blank = b"\xff" * 4096
-        for _ in range(size // 4096):
+        # a page of 0xFF written 16 times a sector: a 4 KB one would be
+        # the bench's heap, not the firmware's
+        self._blank = blank = b"\xff" * 256
+        for _ in range(size // 256):
             self.f.write(blank)
         self.f.flush()
         self._tmp = bytearray(256)
@@ -53,7 +55,8 @@ class FileFlash:
             return 4096
         if op == 6:
             self.f.seek(arg * 4096)
-            self.f.write(self._blank)
+            for _ in range(16):
+                self.f.write(self._blank)
             return 0
         return 0
 

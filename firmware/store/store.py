@@ -44,6 +44,12 @@ class Store:
             big = dev.ioctl(4, 0) >= 64
             self.journal = J.Journal(dev, max_snapshot=MAX_SNAPSHOT if big else SMALL_SNAPSHOT)
             self.journal.pause = pause
+            # the mount's two 4 KB sector buffers before the ledger builds
+            # its profile: that imports and drops the rule documents (~10 KB)
+            # and leaves small holes where a 4 KB block would not fit (a
+            # small heap's boot then failed there: README *Heap budget*);
+            # mount() takes these, release() frees them after the replay
+            self.journal._pair()
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
