@@ -81,7 +81,6 @@ def main(rolls, path, sas=0):
     from hal.mock.board import Board
     from hal import buttons as B
     from firmware.cabinet.controller import Controller
-    from firmware.cabinet import screens, render
 
     gc.collect()
     base = gc.mem_alloc()
@@ -104,6 +103,7 @@ def main(rolls, path, sas=0):
         own_bytes = gc.mem_alloc() - m0
         print("bench SAS line instrumentation: %d B of heap (taken out of the figures below)"
               % own_bytes)
+    from firmware.cabinet import screens, render
     clock = board.clock
     g = ctl.game
     led = ctl.store.ledger
