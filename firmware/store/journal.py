@@ -473,17 +473,26 @@ class Journal:
             a[i] = 0xFF
         npg = (end + _PAGE - 1) // _PAGE * _PAGE
         mer = a[:npg]
-        # rewrite each copy that differs; B first so A (commit copy) stays
+        # Rewrite order (JOURNAL.md, "Repair order"): A in place first when
+        # that needs no erase, even where it reads right: a program only
+        # clears bits, so what is valid in A stays so, and it drives a
+        # marginal 0 solid (a torn commit byte the scan read as committed:
+        # left marginal beside a B torn by a cut in its repair, the next
+        # boot reading it as 1 found the newest entry damaged in both
+        # copies, CRITICAL; casino write sweep step 5111 op 2 + a cut at
+        # boot). Then B; then A again, with an erase, if it still differs:
+        # no copy is erased before the other holds the merged image.
+        new = int.from_bytes(mer, "big")
+        cur = self._b
         bad = 0
-        for phys, cur in ((self.m + s, self._b), (s, None)):
-            if cur is None:
-                cur = self._b
-                self.dev.readblocks(phys, cur, 0)
-            if bytes(memoryview(cur)[:npg]) == bytes(mer):
+        for phys, first in ((s, True), (self.m + s, False), (s, False)):
+            self.dev.readblocks(phys, cur, 0)
+            if not first and bytes(memoryview(cur)[:npg]) == bytes(mer):
                 continue
             old = int.from_bytes(memoryview(cur)[:npg], "big")
-            new = int.from_bytes(mer, "big")
             erase = old & new != new or not _blank(memoryview(cur), npg, self._c)
+            if first and erase:
+                continue
             while True:
                 if erase:
                     self._erase(phys)
@@ -491,8 +500,8 @@ class Journal:
                     self.dev.writeblocks(phys, mer, 0)
                 # read back: a marginal bit can hide a 0 where a 1 is wanted
                 self.dev.readblocks(phys, cur, 0)
-                if bytes(memoryview(cur)[:npg]) == bytes(mer):
-                    break
+                if bytes(memoryview(cur)[:npg]) == bytes(mer) or first:
+                    break  # A's erase, if any, waits for B
                 if erase:
                     # erased and programmed, still wrong: worn. The other
                     # copy holds the entries; a worn pair is data lost.
