@@ -3,11 +3,12 @@
     .venv/bin/python tools/bench_firmware.py [--rolls 1000] [--heap 192K] [--sas|--sas-plain]
 (--sas: with a SAS port and a host polling it, and the long-poll answer time;
 --sas-plain: the same polls without the answer-time instrumentation, for the
-firmware's own heap)
+firmware's own heap. The host is this process, tools/bench_sas_host.py: it
+writes the frames before the session and checks every answer after it)
     .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
 This compiles firmware/, hal/ and the session driver (tools/bench_session.py,
-tools/bench_sas_line.py) with mpy-cross into a temp dir and runs the driver
+tools/bench_sas_line.py: the cabinet's SAS port) with mpy-cross into a temp dir and runs the driver
 there under `micropython -X heapsize=HEAP -m bench_session`: the heap holds
 the firmware and that small driver, not this tool's source (compiled on the
 port it cost ~18 KB). The session drives the real controller (fake clock,
@@ -32,7 +33,7 @@ import sys
 
 
 # the MicroPython side: the session driver and the SAS line it loads with --sas
-SESSION = ("bench_session", "bench_sas_host", "bench_sas_line", "bench_sas_report")
+SESSION = ("bench_session", "bench_sas_line")
 
 
 # ---------------------------------------------------------------- host side
@@ -80,7 +81,14 @@ def host_main(argv):
         cmd = [os.path.join(bin_dir, "micropython"), "-X", "heapsize=" + heap,
                "-m", "bench_session", rolls, flash, sas]
         print("running:", " ".join(cmd[:5]), "<rolls> <flash> <sas> in the .mpy directory")
+        if sas != "0":
+            sys.path.insert(0, os.path.join(root, "tools"))
+            import bench_sas_host
+            bench_sas_host.write_frames(flash + ".polls")
         r = subprocess.run(cmd, cwd=tmp)
+        if sas != "0" and not r.returncode:
+            # the casino system's side: every answer checked, the answer times
+            return bench_sas_host.report(root, flash + ".sas", sas == "1")
         return r.returncode
 
 

@@ -1,10 +1,28 @@
-"""The bench's SAS line for `tools/bench firmware --sas` (tools/bench_session.py
-loads it only then): a host polling the cabinet, each poll timed to its answer.
-Only what measures during the session is here: the own-work loop and the
-report are in tools/bench_sas_report.py, loaded after the heap figures."""
+"""The cabinet's SAS port in `tools/bench firmware --sas` and `--sas-plain`
+(tools/bench_session.py loads this only then). The casino system's side is
+not in this process: tools/bench_sas_host.py (CPython) writes the frames the
+host polls with before the session, and checks and reports every answer
+after it. This line only lands those frames on the firmware's reads at the
+host's schedule and logs each answer as it goes out: its bytes, the
+cabinet's meters at that moment and (--sas) its answer time. Everything it
+needs is allocated up front: it must not change the heap it is in.
 
+Log records (array "q", little-endian 64-bit): LANDED, sequence, frame,
+pass, 0, 0, 0, 0; ANSWER or OWN, sequence of the poll answered, frame,
+pass, answer time (us), modelled I2C time (us), 1 if the host OS ran
+another process meanwhile (not a measurement), answer length; then the
+answer, then (answers longer than a byte) the ledger's meters, the player's
+credits and the credit unit; END, polls answered, polls not sent (the
+previous one still unanswered), 0...
+"""
+import array
+import time
 
-from bench_sas_host import Host
+LANDED = 1
+ANSWER = 2
+OWN = 3
+END = 4
+_OWN = 200                 # long polls timed alone after the session (0F and 1C)
 
 
 class RunDelay:
@@ -36,71 +54,50 @@ class RunDelay:
         return v // 1000
 
 
-# answer-time histogram: 100 us buckets up to 10 ms (the spec's 20 ms is
-# checked on the max, which is kept apart)
-_BUCKET_US = 100
-_BUCKETS = 100
-_OWN = 200               # long polls timed alone after the session
+class Line:
+    """Board contract of a SAS port (hal/__init__.py: read(buf, wake),
+    write(data)), beside the session's flash file PATH: the host's frames in
+    PATH.polls, the log to PATH.sas. Frames: 16-byte slots, a length then the frame:
+    slot 0 the general poll for this cabinet, slot 1 one for another
+    address, then the long polls the host cycles through."""
 
-
-class TimedLine(Host):
-    """The bench's SAS line: each host poll lands just after the firmware
-    has read the line (the worst moment: it then waits for everything else
-    the loop does before the SAS code reads again), and its answer time runs
-    from there to the first byte of the answer: the firmware's time (inside
-    ctl.step) plus the I2C time a board's display would block for (the mock
-    display takes none). Meanwhile the controller's parts are timed, so the
-    slowest answer can be explained. Everything is allocated here, up front:
-    the bench must not change the heap it measures while it runs."""
-
-    PARTS = ("tick_inputs", "tick_money", "tick_serial", "tick_maintenance", "tick_display",
-             "sas.tick", "sas.serve")
-
-    def __init__(self, line, ctl):
-        import array
-        import time
-        self.line = line
-        self.ctl = ctl
-        self.waited = RunDelay()
-        self.us = time.ticks_us
-        self.diff = time.ticks_diff
-        self.next = None        # frame to land after the next read
-        self.wseg = 0           # run delay at self.seg
-        self.preempted = 0      # run delay excluded, in all
+    def __init__(self, path, timed):
+        with open(path + ".polls", "rb") as f:
+            self.frames = f.read()
+        self.log = open(path + ".sas", "wb")
+        self.timed = timed
+        self.ctl = None
+        self.rec = array.array("q", [0] * 8)
+        self.meters = None
+        self.next = -1          # frame to land at a read (-1: none)
+        self.ready = -1         # frame landed, for the next read
+        self.reads = 0          # reads to let pass before it lands
+        self.rot = 0
+        self.seq = 0            # frames landed
+        self.slot = -1          # frame landed last
+        self.passes = 0
+        self.kind = ANSWER
+        self.skipped = 0
+        self.t0 = -1            # when the poll waiting for its answer landed (-1: none)
         self.seg = 0            # firmware time counts from here in the current step
         self.acc = 0            # firmware time since the poll landed, before this step
         self.bus = 0            # modelled I2C display time since the poll landed
-        self.answered = False
-        self.t0 = -1            # when the poll waiting for its answer landed (-1: none)
-        self.code = 0
-        # [general, long]: histogram, count, max
-        self.hist = (array.array("H", [0] * _BUCKETS), array.array("H", [0] * _BUCKETS))
-        self.count = array.array("I", [0, 0])
-        self.max = array.array("I", [0, 0])
-        self.min = array.array("I", [1 << 30, 1 << 30])
-        # what ran between the poll landing and its answer: part index,
-        # microseconds; and the same for the worst
-        self.n = 0
-        self.part = bytearray(64)
-        self.dt = array.array("I", [0] * 64)
-        self.worst = array.array("I", [0, 0, 0])    # us, poll code, parts
-        self.wpart = bytearray(64)
-        self.wdt = array.array("I", [0] * 64)
-        self.skipped = 0
-        self.wbus = 0
-        self.reads = self.rot = 0
+        self.wseg = 0           # run delay at self.seg
         self.disturbed = False
-        self.dropped = 0
-        self.own = array.array("H", [0] * _OWN)     # a long poll's own work (us), after the session
-        self.nown = 0
-        # wrapped in their classes: new instance attributes would grow the
-        # controller's dict, i.e. the heap measured
+        self.us = time.ticks_us
+        self.diff = time.ticks_diff
+        self.waited = RunDelay() if timed else None
+
+    def start(self, ctl):
+        """With the controller up: the meters' log buffer and (--sas) the
+        timing of the firmware's steps and of the display's transfers,
+        wrapped in their classes (new instance attributes would grow the
+        objects whose heap is measured)."""
+        self.ctl = ctl
+        self.meters = array.array("q", [0] * (len(ctl.store.ledger.meters.v) + 2))
+        if not self.timed:
+            return
         cls = type(ctl)
-        for i, name in enumerate(self.PARTS[:-2]):
-            setattr(cls, name, self._timed(i, getattr(cls, name)))
-        scls = type(ctl.sas)
-        scls.tick = self._timed(5, scls.tick)
-        scls.serve = self._timed(6, scls.serve)
         step = cls.step
 
         def timed_step(obj, now=None):
@@ -123,81 +120,105 @@ class TimedLine(Host):
             return show(d, part)
         dcls.show = timed_show
 
-    def _timed(self, i, fn):
-        us, diff = self.us, self.diff
-
-        waited = self.waited.us
-
-        def timed(obj, a=None):     # tick_serial() takes no argument
-            w0 = waited() if self.t0 >= 0 else 0
-            t0 = us()
-            r = fn(obj) if a is None else fn(obj, a)
-            dt = diff(us(), t0)
-            if self.t0 >= 0 and self.n < 64:
-                self.disturbed |= w0 > 0 and waited() != w0
-                self.part[self.n] = i
-                self.dt[self.n] = dt
-                self.n += 1
-            return r
-        return timed
-
     def _since_seg(self):
         dt = self.diff(self.us(), self.seg)
-        w = self.waited.us() - self.wseg
-        if w:
-            self.preempted += w
+        if self.waited.us() != self.wseg:
             self.disturbed = True
         return dt
 
-    def poll(self, frame, answered):
-        if self.t0 >= 0 or self.next is not None:
-            self.skipped += 1       # the previous one is still unanswered
+    def host(self, passes):
+        """The host's schedule at 10 ms pass `passes`: a general poll every
+        100 ms (every other one to another address: an implied ACK), a long
+        poll every 500 ms, in turn. --sas lands each just after the 1st to
+        12th read from then, in turn: the SAS task's or one of those the
+        display makes between its lines and parts (the worst moment: the
+        firmware then does everything else before it reads again); a poll
+        due while the previous one is unread or unanswered is not sent."""
+        self.passes = passes
+        if not passes % 10:
+            slot = 1 if passes % 20 else 0
+        elif passes % 50 == 5:
+            slot = 2 + (passes // 50) % (len(self.frames) // 16 - 2)
+        else:
             return
-        self.next = frame
-        self.answered = answered
-        # it lands after the 1st to 12th read from now, in turn: the SAS task's
-        # or one of those the display makes between its lines and parts
-        self.reads = self.rot % 12
+        if self.timed and (self.t0 >= 0 or self.next >= 0 or self.ready >= 0):
+            self.skipped += 1
+            return
+        self.next = slot
+        self.reads = self.rot % 12 if self.timed else 0
         self.rot += 1
 
+    def _record(self, kind, a, b, c, d, e, f, g):
+        r = self.rec
+        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] = kind, a, b, c, d, e, f, g
+        self.log.write(r)
+
     def read(self, buf, wake):
-        n = self.line.read(buf, wake)
-        if self.next is not None and self.reads:
-            self.reads -= 1
-        elif self.next is not None:
-            frame = self.next
-            self.next = None
-            self.line.host_send(frame)
-            if self.answered:
-                self.code = frame[1] if len(frame) > 1 else frame[0]
-                self.n = 0
-                self.acc = self.bus = 0
-                self.disturbed = False
-                self.wseg = self.waited.us()
-                self.t0 = self.seg = self.us()
+        n = self._put(buf, wake) if self.ready >= 0 else 0
+        if self.next >= 0:
+            if self.reads:
+                self.reads -= 1
+            else:
+                # --sas: on the line just after this read; --sas-plain: at once
+                self._land()
+                if not self.timed:
+                    n = self._put(buf, wake)
+        return n
+
+    def _land(self):
+        slot = self.ready = self.slot = self.next
+        self.next = -1
+        self.seq += 1
+        self._record(LANDED, self.seq, slot, self.passes, 0, 0, 0, 0)
+        if self.timed and slot != 1:
+            self.acc = self.bus = 0
+            self.disturbed = False
+            self.wseg = self.waited.us()
+            self.t0 = self.seg = self.us()
+
+    def _put(self, buf, wake):
+        fr = self.frames
+        i = 16 * self.ready
+        self.ready = -1
+        n = fr[i]
+        for j in range(n):
+            buf[j] = fr[i + 1 + j]
+            wake[j] = 0
+        wake[0] = 1
         return n
 
     def write(self, data):
+        dt = 0
         if self.t0 >= 0:
             # firmware time only: the mock world's time between passes
-            # (clock.advance, the bench's host) is not the cabinet's, and an
-            # answer during which the host OS gave the CPU to another
-            # process is not counted (dropped)
+            # (clock.advance, the session's loop) is not the cabinet's
             dt = self.acc + self._since_seg() + self.bus
             self.t0 = -1
-            if self.disturbed:
-                self.dropped += 1
-                self.line.host_read()
-                return self.line.write(data)
-            k = 1 if self.code < 0x80 else 0
-            self.hist[k][min(_BUCKETS - 1, dt // _BUCKET_US)] += 1
-            self.count[k] += 1
-            self.max[k] = max(self.max[k], dt)
-            self.min[k] = min(self.min[k], dt)
-            if dt > self.worst[0]:
-                self.worst[0], self.worst[1], self.worst[2] = dt, self.code, self.n
-                self.wbus = self.bus
-                self.wpart[:] = self.part
-                self.wdt[:] = self.dt
-        self.line.host_read()
-        return self.line.write(data)
+        self._record(self.kind, self.seq, self.slot, self.passes, dt, self.bus,
+                     self.disturbed, len(data))
+        self.log.write(data)
+        if len(data) > 1:
+            led = self.ctl.store.ledger
+            m = self.meters
+            v = led.meters.v
+            for i in range(len(v)):
+                m[i] = v[i]
+            m[len(v)] = led.table.credits
+            m[len(v) + 1] = led.config["credit_cents"]
+            self.log.write(m)
+        return len(data)
+
+    def own(self, clock):
+        """After the session: a long poll's own work, timed alone: a tick of
+        the SAS task with 1C or 0F on the line, to the answer's first byte
+        (parse, meters, BCD, CRC)."""
+        self.kind = OWN
+        for i in range(_OWN):
+            self.next = 3 if i % 2 else 2
+            self._land()
+            self.ctl.sas.tick(clock.ticks_ms())
+
+    def close(self):
+        sas = self.ctl.sas
+        self._record(END, sas.polls, self.skipped, 0, 0, 0, 0, 0)
+        self.log.close()

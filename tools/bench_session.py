@@ -4,8 +4,9 @@ tools/bench_firmware.py compiles this file with mpy-cross beside the firmware
 and runs it on the unix port (`micropython -X heapsize=HEAP -m bench_session
 ROLLS FLASH SAS` in the .mpy directory), so the heap figures are the
 firmware's plus this small driver's, not the bench tool's whole source
-compiled on the port. The SAS line instrumentation (tools/bench_sas_line.py)
-is loaded only with --sas.
+compiled on the port. With --sas / --sas-plain the cabinet's SAS port is
+tools/bench_sas_line.py; the casino system's side, which polls it and checks
+its answers, is CPython's (tools/bench_sas_host.py), not in this heap.
 """
 import sys
 
@@ -84,25 +85,26 @@ def main(rolls, path, sas=0):
 
     gc.collect()
     base = gc.mem_alloc()
-    # no sas= without SAS: any option beyond the plain board's loads hal/mock/extras.py
-    board = Board(seed=1234, fake_clock=True, flash=False, **({"sas": "loop"} if sas else {}))
+    board = Board(seed=1234, fake_clock=True, flash=False)
     board.flash = FileFlash(path, 262144)
-    ctl = Controller(board)
-    line = S = None
+    line = None
     own_bytes = 0
-    if sas == 2:
-        import bench_sas_host as S      # --sas-plain: the polls, no answer timing
-        line = S.PlainLine(board.sas)
-    elif sas:
+    if sas:
+        # the cabinet's SAS port; the host is the CPython bench (tools/bench_sas_host.py)
         import bench_sas_line as S
         gc.collect()
         m0 = gc.mem_alloc()
-        line = S.TimedLine(board.sas, ctl)
-        ctl.sas.port = line
+        line = board.sas = S.Line(path, sas == 1)
         gc.collect()
         own_bytes = gc.mem_alloc() - m0
-        print("bench SAS line instrumentation: %d B of heap (taken out of the figures below)"
-              % own_bytes)
+    ctl = Controller(board)
+    if line is not None:
+        gc.collect()
+        m0 = gc.mem_alloc()
+        line.start(ctl)
+        gc.collect()
+        own_bytes += gc.mem_alloc() - m0
+        print("bench SAS line: %d B of heap (taken out of the figures below)" % own_bytes)
     from firmware.cabinet import screens, render
     clock = board.clock
     g = ctl.game
@@ -170,9 +172,9 @@ def main(rolls, path, sas=0):
         board.display.show()
     t_draw = time.ticks_diff(time.ticks_us(), t0) / k
     if sas == 1:
-        # after the figures: its code is not in the heap measured
-        import bench_sas_report as R
-        R.own_work(line, clock)
+        line.own(clock)         # after the figures: a long poll's own work, timed alone
+    if line is not None:
+        line.close()
     m = led.meters
     print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
     print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
@@ -186,11 +188,8 @@ def main(rolls, path, sas=0):
     print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
-    if sas == 1:
-        R.report(line)
-    elif sas:
-        print("SAS (untimed host): %d polls answered; SAS errors: %d %s" % (
-            ctl.sas.polls, ctl.sas.errors, ctl.sas.error))
-
+    if line is not None:
+        # tick/serve swallow exceptions (a MemoryError too): a bench that hid one would lie
+        print("SAS errors: %d %s" % (ctl.sas.errors, ctl.sas.error))
 
 main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]))
