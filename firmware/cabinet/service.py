@@ -83,23 +83,11 @@ def open_readout(ctl):
     return True
 
 
-def board_id(board):
-    bid = getattr(board, "board_id", None)
-    if bid:
-        return str(bid)
-    try:
-        import machine
-        import binascii
-        return binascii.hexlify(machine.unique_id()).decode()
-    except Exception:
-        return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
-
-
 def identity(ctl):
     from firmware import version
     cfg = ctl.store.ledger.config
     return {"station": cfg["station"], "version": version.VERSION,
-            "name": version.NAME, "serial": board_id(ctl.board),
+            "name": version.NAME, "serial": version.serial(ctl.board),
             "profile": cfg["profile"]}
 
 

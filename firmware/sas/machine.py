@@ -88,9 +88,10 @@ class Sas:
         self.unread_ticket = False
         self.polls = 0
         self.refused = 0                    # frames for us dropped (bad CRC or data)
-        # long poll 54's serial number, read once: ctl.identity() loads the
-        # audit-side service module, which a poll every few seconds must not
-        self.serial = ctl.identity()["serial"][:40].encode()
+        # long poll 54's serial number, read once (firmware/version.py, not
+        # ctl.identity(): that loads the audit side's service module)
+        from firmware.version import serial
+        self.serial = serial(ctl.board)[:40].encode()
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
