@@ -75,7 +75,7 @@ def _serve(port, clock, until, every_us, framer, frames, answer=False):
                 marks.append(buf[i])
             kind = framer.feed(buf[i], wake[i])
             if kind:
-                frames.append(bytes(framer.frame[:framer.n]))
+                frames.append(bytes(framer.buf[:framer.n]))
                 if answer:
                     port.write(b"\x01")
         clock[0] += every_us

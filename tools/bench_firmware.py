@@ -80,7 +80,10 @@ def host_main(argv):
         flash = os.path.join(tmp, "flash.bin")
         cmd = [os.path.join(bin_dir, "micropython"), "-X", "heapsize=" + heap,
                "-m", "bench_session", rolls, flash, sas]
-        print("running:", " ".join(cmd[:5]), "<rolls> <flash> <sas> in the .mpy directory")
+        if sas != "0":      # (argv is heap: not there without SAS)
+            cmd += [flash + ".polls", flash + ".sas"]
+        print("running:", " ".join(cmd[:5]), "<rolls> <flash> <sas> <SAS frames> <SAS log> in the"
+              " .mpy directory")
         if sas != "0":
             sys.path.insert(0, os.path.join(root, "tools"))
             import bench_sas_host

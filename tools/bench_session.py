@@ -2,7 +2,7 @@
 
 tools/bench_firmware.py compiles this file with mpy-cross beside the firmware
 and runs it on the unix port (`micropython -X heapsize=HEAP -m bench_session
-ROLLS FLASH SAS` in the .mpy directory), so the heap figures are the
+ROLLS FLASH SAS [FRAMES LOG]` in the .mpy directory), so the heap figures are the
 firmware's plus this small driver's, not the bench tool's whole source
 compiled on the port. With --sas / --sas-plain the cabinet's SAS port is
 tools/bench_sas_line.py; the casino system's side, which polls it and checks
@@ -94,7 +94,7 @@ def main(rolls, path, sas=0):
         import bench_sas_line as S
         gc.collect()
         m0 = gc.mem_alloc()
-        line = board.sas = S.Line(path, sas == 1)
+        line = board.sas = S.Line(sys.argv[4], sys.argv[5], sas == 1)
         gc.collect()
         own_bytes = gc.mem_alloc() - m0
     ctl = Controller(board)
@@ -158,6 +158,9 @@ def main(rolls, path, sas=0):
     heap_end = gc.mem_alloc() - own_bytes
     # and at the end: past 1,260 names (n_qstr) the port allocates a 7th pool of ~15 KB
     micropython.qstr_info()
+    # now, while the collection above left room: the screen timing below
+    # leaves the heap of a 192K session too cut up for the file's buffer
+    cpu = cpu_ms()
     peak = micropython.mem_peak()
     # screen build + redraw
     now = clock.ticks_ms()
@@ -184,7 +187,7 @@ def main(rolls, path, sas=0):
           " live incl. outside the GC heap); sampled max gc.mem_alloc() %d B" % (peak, high[0]))
     print("heap after gc at roll 100: %d B, at roll %d: %d B (growth %d B)" % (
         heap100 or 0, g.rolls, heap_end, heap_end - (heap100 or 0)))
-    print("session CPU time: %d ms" % cpu_ms())
+    print("session CPU time: %d ms" % cpu)
     print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
         t_total / 1000 / g.rolls, t_total / passes))
     print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))

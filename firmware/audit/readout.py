@@ -336,7 +336,7 @@ class Readout:
 
     def c_ticket(self, args):
         from firmware.sas import validation as V
-        t = V.newest_ticket(self.store.ledger)
+        t = V.ticket(self.store.ledger)
         if t is None:
             return ["OK TICKET none"]
         number, when, amount = t

@@ -1,8 +1,8 @@
 """The rare SAS long polls, loaded when a host first sends one (a ROM check,
 setting the clock or the validation ID, a remote handpay reset): a host polls
 meters and exceptions all day but sends these seldom, so their code is not in
-the heap from boot (README *Heap budget*). `answer()` is Sas.handle's handler
-for them (firmware/sas/machine.py); the answer goes into sas.out."""
+the heap from boot (README *Heap budget*). `answer()` is Sas.more's handler
+for them (firmware/sas/machine.py); the answer goes into sas.buf."""
 from firmware.sas import wire as Wr
 from firmware.sas import validation as V
 from firmware.store import events as E
@@ -24,8 +24,24 @@ class _Crc:
         return bytes((self.crc & 0xFF, self.crc >> 8))
 
 
+class _Rom:
+    """The ROM signature being computed, a few blocks per pass: step(n)
+    gives None until it is done, then the CRC (-1: the program could not
+    be read)."""
+
+    def __init__(self, digest):
+        self.d = digest
+
+    def step(self, n):
+        d = self.d
+        if not d.step(n):
+            return None
+        h = d.hexdigest         # 4 hex digits: the CRC, low byte first
+        return int(h[0:2], 16) | (int(h[2:4], 16) << 8) if h else -1
+
+
 def answer(sas, f, n):
-    """Long poll f[:n] (21, 4C, 7F or 94) -> length of the answer in sas.out
+    """Long poll f[:n] (21, 4C, 7F or 94) -> length of the answer in sas.buf
     (0: none)."""
     cmd = f[1]
     if cmd == 0x21:
@@ -43,8 +59,8 @@ def _rom(sas, f):
     (firmware/audit/digest.for_board); computed a few blocks per pass
     while polls are answered, sent on the first general poll after (6.1)."""
     from firmware.audit.digest import for_board
-    sas.rom = for_board(sas.root, _Crc(f[2] | (f[3] << 8)))
-    sas.rom_sig = -1
+    sas.digest = _Rom(for_board(".", _Crc(f[2] | (f[3] << 8))))
+    sas.ready = -1
     return 0
 
 
@@ -57,11 +73,11 @@ def _set_date(sas, f):
     if date < 0 or tm < 0 or not (1 <= mo <= 12 and 1 <= d <= 31 and 2000 <= y <= 2099
                                   and hh < 24 and mi < 60 and ss < 60):
         sas.refused += 1
-        return sas._ack_byte(False)
+        return sas.status(0x80)
     t = timefmt.unix(y, mo, d, hh, mi, ss)
     if timefmt.civil(t)[:3] != (y, mo, d):  # 31 February and the like
         sas.refused += 1
-        return sas._ack_byte(False)
+        return sas.status(0x80)
     # logged with the old time as the record's time and the new one as its argument
     ctl = sas.ctl
     old = ctl.now_s()
@@ -71,22 +87,22 @@ def _set_date(sas, f):
     if not ctl.store.critical:
         ctl.store.commit(T.pack(T.EVENT, old, E.CLOCK_SET, t & 0xFFFFFFFF))
     ctl.dirty = True
-    return sas._ack_byte()
+    return sas.status()
 
 
 def _handpay_reset(sas):
     """94 remote handpay reset: 00 reset, 01 unable, 02 not in a handpay."""
     store = sas.ctl.store
     led = store.ledger
-    k = sas._head(0x94)
+    k = sas.head(0x94)
     if led.lock not in (L.LK_HANDPAY, L.LK_JACKPOT):
         code = 2
     elif store.reset(sas.ctl.now_s()) == 0:
         code = 0
     else:
         code = 1
-    sas.out[k] = code
-    return sas._crc(k + 1)
+    sas.buf[k] = code
+    return sas.tail(k + 1)
 
 
 def _set_validation(sas, f):
@@ -98,10 +114,10 @@ def _set_validation(sas, f):
     seq = f[5] | (f[6] << 8) | (f[7] << 16)
     if vid and (vid != led.val_id or seq > led.val_seq) and not store.critical:
         store.commit(T.pack(T.VALID_ID, sas.ctl.now_s(), vid, seq))
-    o = sas.out
-    k = sas._head(0x4C)
+    o = sas.buf
+    k = sas.head(0x4C)
     vid, seq = V.of_ledger(led)[:2]
     for i in range(3):
         o[k + i] = (vid >> (8 * i)) & 0xFF
         o[k + 3 + i] = (seq >> (8 * i)) & 0xFF
-    return sas._crc(k + 6)
+    return sas.tail(k + 6)

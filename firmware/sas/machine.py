@@ -11,12 +11,18 @@ SAS 6.02 section 3: a repeated general poll (nothing else in between) is a
 NACK and gets the same exception again, at most three times.
 
 Only this module and firmware/sas/* know SAS; the controller calls tick().
+
+Names: every name in a loaded module is interned for good, and past 1,260
+names the unix port takes a 14 KB qstr pool (README *Heap with SAS*), so
+attributes and handlers here reuse names the firmware interns anyway
+(`frames` is the framer, `buf` the answer being built, `ready` a finished
+ROM signature, `armed` an unread ticket...), the exception codes are private
+constants and the tables below are constants too (no names at all).
 """
 import array
 from micropython import const
-from firmware.sas import wire as Wr
-from firmware.sas import exceptions as X
-from firmware.sas import meters as M
+from firmware.sas import wire
+from firmware.sas import meters
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -27,25 +33,84 @@ _RX = const(64)
 _ACK_EVERY_MS = const(1000)
 _NACK_MAX = const(3)
 _ROM_CHUNKS = const(4)
-_SAS_VERSION = b"602"
+_SAS_VERSION = const(b"602")
 _SENT_NONE = const(0)
 _SENT_QUEUE = const(1)
 _SENT_ROM = const(2)
 _SENT_OVERFLOW = const(3)
 _COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
 # Table C-6 bill denomination codes: the dollar values in code order (00-09,
-# then 10 = $500; their exceptions: X.BILL_CODES); tuples, not dicts: less heap
-_BILL_DOLLARS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500)
+# then 10 = $500; their exceptions: BILL_CODES)
+_BILL_DOLLARS = const((1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500))
 # Table C-4 denomination codes: cents per credit in code order (01-0A)
-_DENOM_CENTS = (1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000)
+_DENOM_CENTS = const((1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000))
 
+# General-poll exception codes (SAS 6.02 Appendix A) and which cabinet event
+# raises which. Data only: bytes, not dicts (heap; README *Heap budget*).
+# what wire.Framer.feed() returns for a complete message
+_GENERAL = const(1)
+_BROADCAST = const(3)
 
-def _code(table, value):
-    """Position of value in table (-1: none)."""
-    for i in range(len(table)):
-        if table[i] == value:
-            return i
-    return -1
+_NO_EXCEPTION = const(0x00)
+_GAME_START = const(0x7E)
+_GAME_END = const(0x7F)
+_OVERFLOW = const(0x70)
+_BILL_OTHER = const(0x4F)   # bill accepted: a note with no code of its own
+
+# bill accepted, by note in SAS bill denomination code order (Table C-6:
+# $1 2 5 10 20 25 50 100 200 250 500; _BILL_DOLLARS)
+BILL_CODES = b"\x47\x4d\x48\x49\x4a\x4f\x4b\x4c\x50\x4f\x4e"
+
+# cabinet event (firmware/store/events.py, by code) -> SAS exceptions, two
+# bytes an event in the order they are reported (00: none)
+BY_EVENT = (
+    b"\x00\x00"   # 0
+    b"\x18\x17"   # 1 POWER_UP: power was lost, is applied
+    b"\x11\x00"   # 2 DOOR_OPEN
+    b"\x12\x00"   # 3 DOOR_CLOSE
+    b"\x84\x00"   # 4 AUDIT_ON: operator menu entered
+    b"\x85\x00"   # 5 AUDIT_OFF: exited
+    b"\x20\x00"   # 6 TILT: general tilt
+    b"\x00\x00"   # 7 TILT_CLEAR
+    b"\x00\x00"   # 8 COCKED
+    b"\x00\x00"   # 9 STUCK
+    b"\x20\x00"   # 10 MALFUNCTION: general tilt
+    b"\x32\x00"   # 11 CRITICAL: RAM error, no data recovered
+    b"\x3a\x00"   # 12 RAM_CLEAR: memory error reset
+    b"\x3c\x00"   # 13 CONFIG: operator changed options
+    b"\x3d\x00"   # 14 CASHOUT: cash out ticket printed
+    b"\x51\x00"   # 15 HANDPAY: handpay pending
+    b"\x52\x00"   # 16 HANDPAY_RESET
+    b"\x51\x00"   # 17 JACKPOT: handpay pending
+    b"\x00\x00"   # 18 FAULT_CLEAR
+    b"\x00\x00"   # 19 PIN_FAIL
+    b"\x00\x00"   # 20 PIN_LOCKOUT
+    b"\x00\x00"   # 21 BILL_IN: by note (BILL_CODES)
+    b"\x60\x00"   # 22 PRINTER_FAULT
+    b"\x20\x00"   # 23 SHAKER_FAULT: general tilt
+    b"\x00\x00"   # 24 VOID
+    b"\x00\x00"   # 25 COIN_IN
+    b"\x31\x00"   # 26 REPAIRED: RAM error, data recovered
+    b"\x00\x00"   # 27 AGG_MIN
+    b"\x00\x00"   # 28 DEVICE_FAULT
+    b"\x00\x00"   # 29 TICKET_DOUBT
+    b"\x00\x00"   # 30 PIN_OK
+    b"\x00\x00"   # 31 HOST_OFF
+    b"\x00\x00"   # 32 HOST_ON
+    b"\x15\x00"   # 33 LOGIC_OPEN: card cage opened
+    b"\x16\x00"   # 34 LOGIC_CLOSE
+    b"\x19\x00"   # 35 CASHBOX_OPEN
+    b"\x1a\x00"   # 36 CASHBOX_CLOSE
+)
+
+# long poll -> its handler in Sas.table (below the class): command, handler
+# pairs, searched at each long poll (no 256-byte table on the heap)
+_BY_CMD = const(
+    b"\x01\x01\x02\x01\x06\x01\x07\x01"
+    b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02"
+    b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
+    b"\x1f\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07\x1b\x08"
+    b"\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b")
 
 
 def start(ctl):
@@ -58,35 +123,34 @@ def start(ctl):
 
 
 class Sas:
-    def __init__(self, ctl, root="."):
+    def __init__(self, ctl):
         self.ctl = ctl
         self.port = ctl.board.sas
-        self.root = root
         led = ctl.store.ledger
-        self.framer = Wr.Framer(led.config["sas_address"])
-        self.rx = bytearray(_RX)
-        self.wake = bytearray(_RX)
-        self.out = bytearray(48)
-        self.q = bytearray(_QCAP)           # exception codes, FIFO ring
-        self.qn = array.array("I", [0] * _QCAP)   # their event numbers (0 = volatile)
-        self.head = 0
+        self.frames = wire.Framer(led.config["sas_address"])   # the receive framer
+        self._rx = bytearray(_RX)
+        self.flags = bytearray(_RX)         # the ninth (wakeup) bit of each byte read
+        self.buf = bytearray(48)            # the answer being built
+        self._queue = bytearray(_QCAP)      # exception codes, FIFO ring
+        self.numbers = array.array("i", [0] * _QCAP)   # their event numbers (0 = volatile)
+        self.first = 0                      # the oldest entry
         self.size = 0
-        self.fed = led.sas_ack              # newest event number queued
-        self.acked = led.sas_ack
-        self._saved_ms = 0
-        self.sent = _SENT_NONE              # what the last general poll got, until acknowledged
-        self.sends = 0
-        self.overflow = False
-        self._other = 0
-        self._last = 0                      # kind of the previous message for us
+        self.seen = led.sas_ack             # newest event number queued
+        self.last = led.sas_ack             # newest event number acknowledged
+        self._since = 0                     # when that was last journalled (ms)
+        self._tag = _SENT_NONE              # what the last general poll got, until acknowledged
+        self.repeat = 0                     # times it was sent
+        self.full = False                   # the queue overflowed: 70 goes first
+        self._count = 0                     # polls to other addresses seen
+        self.kind = 0                       # kind of the previous message for us
         # a game in progress at power-up (it is replayed or voided) is
         # reported as started again, so its 7F never comes without a 7E
-        self._phase = -1
-        self._game_no = led.game_no
-        self.rom = None                     # Digest computing a ROM signature
-        self.rom_sig = -1                   # finished signature waiting for a general poll
-        self.unread_ticket = False
-        self.polls = 0
+        self.phase = -1
+        self.game_no = led.game_no
+        self.digest = None                  # the ROM signature being computed (commands.py)
+        self.ready = -1                     # finished ROM signature waiting for a general poll
+        self.armed = False                  # a ticket printed that 4D 00 has not read
+        self.count = 0                      # polls answered
         self.refused = 0                    # frames for us dropped (bad CRC or data)
         # long poll 54's serial number, read once (firmware/version.py, not
         # ctl.identity(): that loads the audit side's service module)
@@ -97,76 +161,74 @@ class Sas:
     def push(self, code, number=0):
         if self.size == _QCAP:
             # overrun: the oldest is lost, 70 goes out first at the next poll (2.2.1)
-            if self.sent == _SENT_QUEUE:
-                self.sent = _SENT_NONE
-            self._pop()
-            self.overflow = True
-        i = (self.head + self.size) % _QCAP
-        self.q[i] = code
-        self.qn[i] = number
+            if self._tag == _SENT_QUEUE:
+                self._tag = _SENT_NONE
+            self.pop()
+            self.full = True
+        i = (self.first + self.size) % _QCAP
+        self._queue[i] = code
+        self.numbers[i] = number
         self.size += 1
 
-    def _pop(self):
-        n = self.qn[self.head]
+    def pop(self):
+        n = self.numbers[self.first]
         if n:
-            self.acked = n
-        self.head = (self.head + 1) % _QCAP
+            self.last = n
+        self.first = (self.first + 1) % _QCAP
         self.size -= 1
 
     def pending(self):
         """Codes still queued, oldest first (tests, read-out)."""
-        return bytes(self.q[(self.head + i) % _QCAP] for i in range(self.size))
+        return bytes(self._queue[(self.first + i) % _QCAP] for i in range(self.size))
 
-    def _feed_events(self):
-        ev = self.ctl.store.ledger.events
+    def feed(self):
+        """Queues what the event log and the ledger show since the last tick."""
+        led = self.ctl.store.ledger
+        ev = led.events
         total = ev.total
-        if total - self.fed > E.CAPACITY:   # the log itself lost some
-            self.overflow = True
-            self.fed = total - E.CAPACITY
-        while self.fed < total:
-            self.fed += 1
-            number, t, code, arg = ev.get(total - self.fed)
+        if total - self.seen > E.CAPACITY:  # the log itself lost some
+            self.full = True
+            self.seen = total - E.CAPACITY
+        while self.seen < total:
+            self.seen += 1
+            number, t, code, arg = ev.get(total - self.seen)
             if code == E.CASHOUT:
-                self.unread_ticket = True
+                self.armed = True
             if code == E.BILL_IN:
-                c = _code(_BILL_DOLLARS, M.cents(self.ctl.store.ledger, arg) // 100)
-                self.push(X.BILL_CODES[c] if c >= 0 else X.BILL_OTHER, number)
+                c = meters.amount(led, arg) // 100
+                c = _BILL_DOLLARS.index(c) if c in _BILL_DOLLARS else -1
+                self.push(BILL_CODES[c] if c >= 0 else _BILL_OTHER, number)
                 continue
             i = 2 * code
-            c = X.BY_EVENT[i] if i < len(X.BY_EVENT) else 0
+            c = BY_EVENT[i] if i < len(BY_EVENT) else 0
             if c:
                 self.push(c, number)
-                if X.BY_EVENT[i + 1]:
-                    self.push(X.BY_EVENT[i + 1], number)
-            elif number > self.acked and self.size == 0:
-                self.acked = number     # nothing to report: counts as acknowledged
-
-    def _watch_game(self):
-        led = self.ctl.store.ledger
-        if led.phase != self._phase:
-            self._phase = led.phase
+                if BY_EVENT[i + 1]:
+                    self.push(BY_EVENT[i + 1], number)
+            elif number > self.last and self.size == 0:
+                self.last = number      # nothing to report: counts as acknowledged
+        if led.phase != self.phase:
+            self.phase = led.phase
             if led.phase == L.CLOSED:
-                self.push(X.GAME_START)
-        if led.game_no != self._game_no:
-            self._game_no = led.game_no
-            self.push(X.GAME_END)
+                self.push(_GAME_START)
+        if led.game_no != self.game_no:
+            self.game_no = led.game_no
+            self.push(_GAME_END)
 
     # ---- one pass ----------------------------------------------------------
     def tick(self, now_ms):
         try:
             # the configured address, live: a change in the menu applies at the
             # next tick (0 = SAS off: every poll ignored)
-            self.framer.address = self.ctl.store.ledger.config["sas_address"]
-            self._feed_events()
-            self._watch_game()
-            rom = self.rom
-            if rom is not None and rom.step(_ROM_CHUNKS):
-                if rom.hexdigest:   # 4 hex digits: the CRC, low byte first
-                    d = rom.hexdigest
-                    self.rom_sig = int(d[0:2], 16) | (int(d[2:4], 16) << 8)
-                self.rom = None
-            self._serve()
-            self._save_ack(now_ms)
+            self.frames.id = self.ctl.store.ledger.config["sas_address"]
+            self.feed()
+            if self.digest is not None:
+                sig = self.digest.step(_ROM_CHUNKS)
+                if sig is not None:     # done: the CRC, or -1 if the program could not be read
+                    self.ready = sig
+                    self.digest = None
+            self.serve()
+            self.commit(now_ms)
         except Exception as exc:    # a protocol bug must never stop the cabinet
             self.errors += 1
             self.error = repr(exc)[:60]
@@ -178,113 +240,114 @@ class Sas:
         """Only answers what the line holds (the main loop calls it after
         each of its other parts, so a poll waits for one part at most)."""
         try:
-            self._serve()
+            n = self.port.read(self._rx, self.flags)
+            fr = self.frames
+            for i in range(n):
+                kind = fr.feed(self._rx[i], self.flags[i])
+                if fr.skip != self._count:
+                    # a poll to another machine: implied ACK of our last answer (3.1)
+                    self._count = fr.skip
+                    self.done()
+                    self.kind = 0
+                if kind:
+                    self.answer(kind)
         except Exception as exc:
             self.errors += 1
             self.error = repr(exc)[:60]
 
-    def _serve(self):
-        n = self.port.read(self.rx, self.wake)
-        fr = self.framer
-        for i in range(n):
-            kind = fr.feed(self.rx[i], self.wake[i])
-            if fr.other != self._other:
-                # a poll to another machine: implied ACK of our last answer (3.1)
-                self._other = fr.other
-                self._ack()
-                self._last = 0
-            if kind:
-                self.handle(kind)
-
-    def _save_ack(self, now_ms):
+    def commit(self, now_ms):
+        """Journals the newest acknowledged event, at most once a second."""
         store = self.ctl.store
         led = store.ledger
-        if self.acked <= led.sas_ack or store.critical:
+        if self.last <= led.sas_ack or store.critical:
             return
-        if self.ctl.clock.ticks_diff(now_ms, self._saved_ms) < _ACK_EVERY_MS:
+        if self.ctl.clock.ticks_diff(now_ms, self._since) < _ACK_EVERY_MS:
             return
-        self._saved_ms = now_ms
-        store.commit(T.pack(T.SAS_ACK, self.ctl.now_s(), min(self.acked, led.events.total)))
+        self._since = now_ms
+        store.commit(T.pack(T.SAS_ACK, self.ctl.now_s(), min(self.last, led.events.total)))
 
-    def handle(self, kind):
-        """A complete message for this machine is in framer.frame."""
-        fr = self.framer
-        self.polls += 1
-        if kind == Wr.GENERAL:
-            nack = self._last == Wr.GENERAL and self.sent != _SENT_NONE \
-                and self.sends < _NACK_MAX
-            self._last = kind
-            self._general(nack)
+    def answer(self, kind):
+        """A complete message for this machine is in frames.buf."""
+        fr = self.frames
+        self.count += 1
+        if kind == _GENERAL:
+            nack = self.kind == _GENERAL and self._tag != _SENT_NONE \
+                and self.repeat < _NACK_MAX
+            self.kind = kind
+            if not nack:
+                self.done()
+            self.repeat += 1
+            o = self.buf
+            if self.ready >= 0:
+                # the ROM signature answers the first general poll after it is ready (6.1)
+                self.head(0x21)
+                o[2] = self.ready & 0xFF
+                o[3] = self.ready >> 8
+                self._tag = _SENT_ROM
+                self.port.write(memoryview(o)[:self.tail(4)])
+                return
+            if self.full:
+                o[0] = _OVERFLOW
+                self._tag = _SENT_OVERFLOW
+            elif self.size:
+                o[0] = self._queue[self.first]
+                self._tag = _SENT_QUEUE
+            else:
+                o[0] = _NO_EXCEPTION
+                self._tag = _SENT_NONE
+            self.port.write(memoryview(o)[:1])
             return
         # any other poll is an implied ACK of a general-poll answer
-        self._ack()
-        self._last = kind
-        cmd = fr.frame[1]
-        if Wr.LENGTH[cmd] != Wr.R and not Wr.crc_ok(fr.frame, fr.n):
+        self.done()
+        self.kind = kind
+        f = fr.buf
+        cmd = f[1]
+        if wire.LENGTH[cmd] != wire.R and not wire.crc_ok(f, fr.n):
             self.refused += 1           # a bad CRC is ignored: the host polls again
             return
-        i = _BY_CMD[cmd]
-        if not i:
+        i = 0
+        while i < len(_BY_CMD) and _BY_CMD[i] != cmd:
+            i += 2
+        if i == len(_BY_CMD):
             return
-        n = _HANDLERS[i](self, fr.frame, fr.n)
-        if kind == Wr.BROADCAST or n == 0:
+        n = self.table[_BY_CMD[i + 1]](self, f, fr.n)
+        if kind == _BROADCAST or n == 0:
             return                          # type G gets no answer
-        self.port.write(memoryview(self.out)[:n])
+        self.port.write(memoryview(self.buf)[:n])
 
-    def _ack(self):
-        sent = self.sent
-        self.sent = _SENT_NONE
-        self.sends = 0
+    def done(self):
+        """The host acknowledged the last general poll's answer."""
+        sent = self._tag
+        self._tag = _SENT_NONE
+        self.repeat = 0
         if sent == _SENT_ROM:
-            self.rom_sig = -1
+            self.ready = -1
         elif sent == _SENT_OVERFLOW:
-            self.overflow = False
+            self.full = False
         elif sent == _SENT_QUEUE and self.size:
-            self._pop()
-
-    def _general(self, nack):
-        if not nack:
-            self._ack()
-        o = self.out
-        self.sends += 1
-        if self.rom_sig >= 0:
-            # the ROM signature answers the first general poll after it is ready (6.1)
-            o[0] = self.framer.address
-            o[1] = 0x21
-            o[2] = self.rom_sig & 0xFF
-            o[3] = self.rom_sig >> 8
-            self.sent = _SENT_ROM
-            self.port.write(memoryview(o)[:self._crc(4)])
-            return
-        if self.overflow:
-            o[0] = X.OVERFLOW
-            self.sent = _SENT_OVERFLOW
-        elif self.size:
-            o[0] = self.q[self.head]
-            self.sent = _SENT_QUEUE
-        else:
-            o[0] = X.NONE
-            self.sent = _SENT_NONE
-        self.port.write(memoryview(o)[:1])
+            self.pop()
 
     # ---- response helpers ----------------------------------------------------
-    def _crc(self, n):
-        c = Wr.crc16(self.out, 0, n)
-        self.out[n] = c & 0xFF
-        self.out[n + 1] = c >> 8
+    def tail(self, n):
+        """Appends the CRC to the answer's n bytes; returns its length."""
+        c = wire.crc16(self.buf, 0, n)
+        self.buf[n] = c & 0xFF
+        self.buf[n + 1] = c >> 8
         return n + 2
 
-    def _head(self, cmd):
-        self.out[0] = self.framer.address
-        self.out[1] = cmd
+    def head(self, c):
+        """The answer's address and command c; returns its length so far."""
+        self.buf[0] = self.frames.id
+        self.buf[1] = c
         return 2
 
-    def _ack_byte(self, ok=True):
-        self.out[0] = self.framer.address | (0 if ok else 0x80)
+    def status(self, x=0):
+        """The one-byte answer: the address, | 0x80 (x) to refuse."""
+        self.buf[0] = self.frames.id | x
         return 1
 
-    # ---- long polls -----------------------------------------------------------
-    def p_enable(self, f, n):
+    # ---- long polls: handler(frame, length) -> length of the answer in buf ---
+    def enable(self, f, n):
         """01 shutdown / 02 startup (7.4.1): a game in progress completes, then
         no new bets; cash out stays possible. 07 disable / 06 enable the bill
         acceptor."""
@@ -295,111 +358,112 @@ class Sas:
         if bool(st.ledger.host & bit) != off:
             code = E.HOST_OFF if off else E.HOST_ON
             if st.critical or st.event(self.ctl.now_s(), code, bit) != 0:
-                return self._ack_byte(False)
-        return self._ack_byte()
+                return self.status(0x80)
+        return self.status()
 
-    def p_meters(self, f, n):
-        """Meter polls 0F-20 (7.1, 7.2): the meters of meters.POLLS, BCD."""
-        return self._crc(M.put(self.ctl.store.ledger, f[1], self.out, self._head(f[1])))
+    def meters(self, f, n):
+        """Meter polls 0F-20 (7.1, 7.2): their meters (firmware/sas/meters.py), BCD."""
+        return self.tail(meters.put(self.ctl.store.ledger, f[1], self.buf, self.head(f[1])))
 
-    def p_info(self, f, n):
+    def machine(self, f, n):
         """1F gaming machine ID and information (7.10)."""
         led = self.ctl.store.ledger
         cfg = led.config
-        o = self.out
-        k = self._head(0x1F)
+        o = self.buf
+        k = self.head(0x1F)
         o[k:k + 5] = b"BC000"                  # game ID "BC" (BubbleCraps), additional ID
         k += 5
-        o[k] = _code(_DENOM_CENTS, cfg["credit_cents"]) + 1   # 0: not in the table
+        c = cfg["credit_cents"]
+        o[k] = _DENOM_CENTS.index(c) + 1 if c in _DENOM_CENTS else 0   # 0: not in the table
         # max_bet is in dollars like every limit; SAS wants credits
-        o[k + 1] = min(255, M.credits(led, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
+        o[k + 1] = min(255, meters.credits(led, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
         o[k + 2] = 0                           # progressive group: none
         o[k + 3] = 0
         o[k + 4] = 0                           # game options
         k += 5
-        name = (cfg["profile"] + "      ")[:6].upper().encode()
-        o[k:k + 6] = name                      # paytable ID: the rule profile
+        name = cfg["profile"][:6].upper().encode()
+        for i in range(6):                     # paytable ID: the rule profile, blank-padded
+            o[k + i] = name[i] if i < len(name) else 0x20
         k += 6
         o[k:k + 4] = b"0000"                   # base %: not reported (varies by wager)
-        return self._crc(k + 4)
+        return self.tail(k + 4)
 
-    def p_command(self, f, n):
+    def more(self, f, n):
         """21 ROM signature, 4C set validation ID, 7F set date and time, 94
         remote handpay reset: rare, so their code loads when first used
         (firmware/sas/commands.py)."""
         from firmware.sas.commands import answer
         return answer(self, f, n)
 
-    def p_last_bill(self, f, n):
+    def bill(self, f, n):
         """48 last accepted bill: country, denomination code, bills of that type."""
         led = self.ctl.store.ledger
-        k = self._head(0x48)
+        k = self.head(0x48)
         dollars = 0
         ev = led.events
         for i in range(ev.count):       # the newest bill in the event log
             number, t, code, arg = ev.get(i)
             if code == E.BILL_IN:
-                dollars = M.cents(led, arg) // 100
+                dollars = meters.amount(led, arg) // 100
                 break
-        o = self.out
+        o = self.buf
         if dollars:
             o[k] = _COUNTRY_US
-            c = _code(_BILL_DOLLARS, dollars)
-            o[k + 1] = 0x10 if c == 10 else max(c, 0)
-            k = Wr.put_bcd(o, k + 2, M.bills_of(led, dollars), 4)
+            c = _BILL_DOLLARS.index(dollars) if dollars in _BILL_DOLLARS else 0
+            o[k + 1] = 0x10 if c == 10 else c
+            k = wire.put_bcd(o, k + 2, meters.bills(led, dollars), 4)
         else:
             for i in range(6):
                 o[k + i] = 0
             k += 6
-        return self._crc(k)
+        return self.tail(k)
 
-    def p_version(self, f, n):
+    def version(self, f, n):
         """54 SAS version and gaming machine serial number."""
         serial = self.serial
-        o = self.out
-        k = self._head(0x54)
+        o = self.buf
+        k = self.head(0x54)
         o[k] = 3 + len(serial)
         o[k + 1:k + 4] = _SAS_VERSION
         k += 4
         o[k:k + len(serial)] = serial
-        return self._crc(k + len(serial))
+        return self.tail(k + len(serial))
 
-    def p_date(self, f, n):
+    def clock(self, f, n):
         """7E current date and time: MMDDYYYY HHMMSS, BCD."""
         y, mo, d, hh, mi, ss = timefmt.civil(self.ctl.now_s())
-        o = self.out
-        k = self._head(0x7E)
-        k = Wr.put_bcd(o, k, mo * 1000000 + d * 10000 + y, 4)
-        k = Wr.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
-        return self._crc(k)
+        o = self.buf
+        k = self.head(0x7E)
+        k = wire.put_bcd(o, k, mo * 1000000 + d * 10000 + y, 4)
+        k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
+        return self.tail(k)
 
-    def p_handpay(self, f, n):
+    def handpays(self, f, n):
         """1B handpay information (7.8, legacy reporting: the current lockup)."""
         led = self.ctl.store.ledger
-        o = self.out
-        k = self._head(0x1B)
+        o = self.buf
+        k = self.head(0x1B)
         amount = led.lock_arg if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT) else 0
         o[k] = 0                                 # progressive group
         o[k + 1] = 0x40 if amount and led.lock == L.LK_HANDPAY else 0  # level: 40 = cancelled credits
-        k = Wr.put_bcd(o, k + 2, M.cents(led, amount), 5)
-        k = Wr.put_bcd(o, k, 0, 2)               # partial pay
+        k = wire.put_bcd(o, k + 2, meters.amount(led, amount), 5)
+        k = wire.put_bcd(o, k, 0, 2)             # partial pay
         o[k] = 0                                 # reset ID: standard handpay
         for i in range(10):
             o[k + 1 + i] = 0
-        return self._crc(k + 11)
+        return self.tail(k + 11)
 
-    def p_selected(self, f, n):
+    def select(self, f, n):
         """2F (1-byte meter codes, 4 BCD each) and 6F/AF (2-byte codes, sized)."""
         led = self.ctl.store.ledger
         cmd = f[1]
-        o = self.out
-        game = Wr.get_bcd(f, 3, 2)
+        o = self.buf
+        game = wire.get_bcd(f, 3, 2)
         if game != 0:
             return 0                             # single game: only game 0000 exists
         wide = cmd != 0x2F
         step = 2 if wide else 1
-        k = 3
-        o[0], o[1] = self.framer.address, cmd
+        self.head(cmd)
         o[3] = o[4] = 0
         k = 5
         i = 5
@@ -407,7 +471,7 @@ class Sas:
         while i + step <= end:
             code = f[i] | (f[i + 1] << 8 if wide else 0)
             i += step
-            v = M.value(led, code)
+            v = meters.value(led, code)
             if v is None:
                 continue                         # not metered: left out
             size = 5 if wide else 4
@@ -419,77 +483,58 @@ class Sas:
                 o[k] = code >> 8
                 o[k + 1] = size
                 k += 2
-            k = Wr.put_bcd(o, k, v, size)
+            k = wire.put_bcd(o, k, v, size)
         o[2] = k - 3
-        return self._crc(k)
+        return self.tail(k)
 
-    def p_validation_info(self, f, n):
+    def ticket(self, f, n):
         """4D send enhanced validation information: the newest cash out ticket
         (function 00 reads it once, FF looks ahead; buffer index 1 = newest)."""
         led = self.ctl.store.ledger
         fn = f[2]
-        o = self.out
-        k = self._head(0x4D)
+        o = self.buf
+        k = self.head(0x4D)
         t = None
         if led.val_seq or led.ticket_last:
             # loaded once a ticket exists (cashing out loads it too), not
             # for a cabinet that never printed one
-            from firmware.sas import validation as V
-            t = V.newest_ticket(led)
-        if t is None or (fn == 0 and not self.unread_ticket) or fn not in (0, 1, 0xFF):
+            from firmware.sas.validation import ticket
+            t = ticket(led)
+        if t is None or (fn == 0 and not self.armed) or fn not in (0, 1, 0xFF):
             for i in range(31):
                 o[k + i] = 0
-            return self._crc(k + 31)
+            return self.tail(k + 31)
         if fn == 0:
-            self.unread_ticket = False
+            self.armed = False
         number, when, amount = t
         y, mo, d, hh, mi, ss = timefmt.civil(when)
         o[k] = 0x00                                  # cashable ticket from a cash out
         o[k + 1] = 1
-        k = Wr.put_bcd(o, k + 2, mo * 1000000 + d * 10000 + y, 4)
-        k = Wr.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
-        k = Wr.put_bcd(o, k, int(number[2:]), 8)
-        k = Wr.put_bcd(o, k, M.cents(led, amount), 5)
+        k = wire.put_bcd(o, k + 2, mo * 1000000 + d * 10000 + y, 4)
+        k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
+        k = wire.put_bcd(o, k, int(number[2:]), 8)
+        k = wire.put_bcd(o, k, meters.amount(led, amount), 5)
         seq = led.val_seq
         o[k] = seq & 0xFF
         o[k + 1] = (seq >> 8) & 0xFF
-        k = Wr.put_bcd(o, k + 2, 0, 1)               # validation system ID (secure enhanced)
-        k = Wr.put_bcd(o, k, 0, 4)                   # expiration: none
+        k = wire.put_bcd(o, k + 2, 0, 1)             # validation system ID (secure enhanced)
+        k = wire.put_bcd(o, k, 0, 4)                 # expiration: none
         o[k] = o[k + 1] = 0                          # pool ID
-        return self._crc(k + 2)
+        return self.tail(k + 2)
 
-    def p_not_waiting(self, f, n):
+    def waiting(self, f, n):
         """57 send pending cash out information / 58 receive validation
         number: this machine uses secure-enhanced validation, never system
         validation, so it is never waiting (status 80; 57: no amount)."""
-        o = self.out
-        k = self._head(f[1])
+        o = self.buf
+        k = self.head(f[1])
         o[k] = 0x80
         k += 1
         if f[1] == 0x57:
-            k = Wr.put_bcd(o, k, 0, 5)
-        return self._crc(k)
+            k = wire.put_bcd(o, k, 0, 5)
+        return self.tail(k)
 
 
-# long poll -> its handler: _BY_CMD[command] is a position in _HANDLERS (0: none)
-# (a 256-byte table, not a dict of 34 entries: heap; README *Heap budget*)
-_HANDLERS = (None, Sas.p_enable, Sas.p_meters, Sas.p_info, Sas.p_command, Sas.p_last_bill,
-             Sas.p_version, Sas.p_date, Sas.p_handpay, Sas.p_selected, Sas.p_validation_info,
-             Sas.p_not_waiting)
-
-
-def _by_cmd():
-    t = bytearray(256)
-    # command, handler pairs
-    r = (b"\x01\x01\x02\x01\x06\x01\x07\x01"
-         b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02"
-         b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
-         b"\x1f\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07\x1b\x08"
-         b"\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b")
-    for i in range(0, len(r), 2):
-        t[r[i]] = r[i + 1]
-    return t
-
-
-_BY_CMD = _by_cmd()
-del _by_cmd
+# the long-poll handlers by their number in _BY_CMD (0: none)
+Sas.table = (None, Sas.enable, Sas.meters, Sas.machine, Sas.more, Sas.bill, Sas.version,
+             Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting)

@@ -41,7 +41,7 @@ _NO = const(0xFF)          # no ledger meter in that place
 # 5 bytes a row: code, how, a, b, c. Read by number, not name (by name,
 # every read searches the packed meter table: long poll 1C took ~10 ms on an
 # RP2040 that way; an answer must start within 20 ms).
-_ROWS = (
+_ROWS = const(
     b"\x00\x02\x07\x0a\xff"  # coin in: credits of wagered + vig
     b"\x01\x02\x08\x09\x06"  # coin out: won + returned - jackpot
     b"\x02\x02\x06\xff\xff"  # jackpot
@@ -73,20 +73,14 @@ _ROWS = (
 )
 
 
-def _table():
-    t = bytearray(4 * _N)
-    r = _ROWS
-    for i in range(0, len(r), 5):
-        t[4 * r[i]:4 * r[i] + 4] = r[i + 1:i + 5]
-    return t
-
-
-_T = _table()
-del _table
+_T = bytearray(4 * _N)
+for i in range(0, len(_ROWS), 5):
+    _T[4 * _ROWS[i]:4 * _ROWS[i] + 4] = _ROWS[i + 1:i + 5]
+del i
 
 # the meter polls (SAS 6.02 7.1, 7.2, 10-20): command, number of meters,
 # then for each its code in _T and its size in BCD bytes
-POLLS = (
+_POLLS = const(
     b"\x10\x01\x04\x04"          # cancelled
     b"\x11\x01\x00\x04"          # coin in
     b"\x12\x01\x01\x04"          # coin out
@@ -106,58 +100,60 @@ POLLS = (
 )
 
 
-def credits(led, amount):
+def credits(ledger, amount):
     """Ledger amount -> SAS accounting credits (the ledger counts cents;
     `credit_cents` is the accounting denomination)."""
-    return amount // led.config["credit_cents"]
+    return amount // ledger.config["credit_cents"]
 
 
-def cents(led, amount):
-    return amount
+def amount(ledger, v):
+    """A ledger amount as SAS reports it in cents (1B, 4D, 48): the ledger
+    counts cents too."""
+    return v
 
 
-def value(led, code):
+def value(ledger, code):
     """SAS 6.02 Table C-7 meter `code` (long polls 2F, 6F, AF), or None
     when the cabinet does not keep it."""
-    return meter(led, code) if 0 <= code <= _LAST_CODE and _T[4 * code] else None
+    return meter(ledger, code) if 0 <= code <= _LAST_CODE and _T[4 * code] else None
 
 
-def meter(led, code):
+def meter(ledger, code):
     """Meter `code` of this table (Table C-7's, then ours)."""
     t = _T
     i = 4 * code
     how = t[i]
     if how == _SUM:
-        return meter(led, t[i + 1]) + meter(led, t[i + 2])
+        return meter(ledger, t[i + 1]) + meter(ledger, t[i + 2])
     if how == _PLAYER:
-        return credits(led, led.table.credits)
-    get = led.meters.get
+        return credits(ledger, ledger.table.credits)
+    get = ledger.meters.get
     v = get(t[i + 1])
     if t[i + 2] != _NO:
         v += get(t[i + 2])
     if t[i + 3] != _NO:
         v -= get(t[i + 3])
     if how == _CREDITS:
-        return credits(led, v)
-    return cents(led, v) // 100 if how == _DOLLARS else v
+        return credits(ledger, v)
+    return amount(ledger, v) // 100 if how == _DOLLARS else v
 
 
-def put(led, cmd, out, k):
-    """Writes meter poll `cmd`'s meters into `out` from `k` (BCD, most
-    significant byte first); returns the position after them."""
-    p = POLLS
+def put(ledger, c, buf, k):
+    """Writes meter poll c's meters into buf from k (BCD, most significant
+    byte first); returns the position after them."""
+    p = _POLLS
     i = 0
-    while p[i] != cmd:              # only the polls in POLLS come here
+    while p[i] != c:              # only the polls in _POLLS come here
         i += 2 + 2 * p[i + 1]
     for j in range(i + 2, i + 2 + 2 * p[i + 1], 2):
-        k = put_bcd(out, k, meter(led, p[j]), p[j + 1])
+        k = put_bcd(buf, k, meter(ledger, p[j]), p[j + 1])
     return k
 
 
-def bills_of(led, dollars):
+def bills(ledger, dollars):
     """Number of bills of a dollar value accepted (0 if the cabinet has no
     meter for it)."""
     for i in range(len(BILL_DENOMS)):
         if BILL_DENOMS[i] == dollars:     # the bill meters are by dollar value
-            return led.meters.get(BILLS_BASE + i)
+            return ledger.meters.get(BILLS_BASE + i)
     return 0

@@ -39,7 +39,7 @@ def number(vid, seq):
     return "00" + "".join([str(x) for x in d])
 
 
-def newest_ticket(led):
+def ticket(led):
     """(18-digit number, time, amount) of the newest printed ticket (from the
     event log and the ledger), or None."""
     if not (led.val_seq or led.ticket_last):    # no ticket ever
