@@ -18,13 +18,12 @@ class FileFlash:
     def __init__(self, path, size):
         self.size = size
         self.f = open(path, "w+b")     # blank: every sector is written erased below
-        # a page of 0xFF written 16 times a sector: a 4 KB one would be
-        # the bench's heap, not the firmware's
-        self._blank = blank = b"\xff" * 256
-        for _ in range(size // 256):
-            self.f.write(blank)
-        self.f.flush()
+        # one 256-byte page for everything (read-modify-write, and 0xFF
+        # written 16 times a sector to erase): the bench's heap, not the firmware's
         self._tmp = bytearray(256)
+        for i in range(size // 4096):
+            self.ioctl(6, i)
+        self.f.flush()
 
     def readblocks(self, n, buf, offset=0):
         self.f.seek(n * 4096 + offset)
@@ -41,12 +40,12 @@ class FileFlash:
         while pos < len(buf):
             k = min(256, len(buf) - pos)
             self.f.seek(addr + pos)
-            old = tmp if k == 256 else bytearray(k)
+            old = tmp if k == 256 else memoryview(tmp)[:k]
             self.f.readinto(old)
             for i in range(k):
                 old[i] &= mv[pos + i]
             self.f.seek(addr + pos)
-            self.f.write(old if k == 256 else old[:k])
+            self.f.write(old)
             pos += k
 
     def ioctl(self, op, arg):
@@ -55,9 +54,12 @@ class FileFlash:
         if op == 5:
             return 4096
         if op == 6:
+            blank = self._tmp
+            for i in range(256):
+                blank[i] = 0xFF
             self.f.seek(arg * 4096)
             for _ in range(16):
-                self.f.write(self._blank)
+                self.f.write(blank)
             return 0
         return 0
 
