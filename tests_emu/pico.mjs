@@ -676,6 +676,8 @@ export class Pico {
     }
     code += 'f.close()\n';
     const r = await this.exec(code, opts);
+    // a reset part-way leaves the file short or missing: never report that as written
+    if (r.reset) throw new Error(`putFile ${remote}: the chip reset before the write was confirmed`);
     if (r.err) throw new Error(`putFile ${remote}: ${r.err}`);
   }
 
