@@ -15,8 +15,8 @@ Log records (array "q", 64-bit): LANDED, sequence, frame, pass, 0, 0, 0,
 (us), modelled I2C time (us), 1 if the host OS ran another process
 meanwhile (not a measurement), answer length; then the answer, then
 (answers longer than a byte) the ledger's meters, the player's credits and
-the credit unit; END, polls answered, polls not sent (the previous one
-unread or unanswered), 0...
+the credit unit, padded with zeros to a multiple of 8; END, polls
+answered, polls not sent (the previous one unread or unanswered), 0...
 """
 import array
 import time
@@ -63,8 +63,7 @@ class Line:
             self.frames = f.read()
         self.f = open(log, "wb")
         self.ctl = None
-        self.meters = None
-        self.buf = array.array("q", [0] * 8)       # a record's head
+        self.buf = array.array("q", [0] * 8)       # a record's head, or 8 meters
         s = self.s = array.array("q", [0] * 16)
         s[_NEXT] = s[_READY] = s[_SLOT] = s[_T0] = -1
         s[_KIND] = _ANSWER
@@ -98,12 +97,11 @@ class Line:
         return v // 1000
 
     def start(self, ctl):
-        """With the controller up: the meters' log buffer and (--sas) the
-        timing of the firmware's steps and of the display's transfers,
+        """With the controller up: (--sas) the timing of the firmware's
+        steps and of the display's transfers,
         wrapped in their classes (new instance attributes would grow the
         objects whose heap is measured)."""
         self.ctl = ctl
-        self.meters = array.array("q", [0] * (len(ctl.store.ledger.meters.v) + 2))
         if not self.s[_TIMED]:
             return
         s = self.s
@@ -215,14 +213,18 @@ class Line:
         self.log(s[_KIND], s[_SEQ], s[_SLOT], s[_PASS], t, s[_BUS], s[_DIST], len(data))
         self.f.write(data)
         if len(data) > 1:
+            # the ledger's meters, the player's credits and the credit
+            # unit, 8 at a time through the record's buffer
             led = self.ctl.store.ledger
-            m = self.meters
             v = led.meters.v
-            for i in range(len(v)):
-                m[i] = v[i]
-            m[len(v)] = led.table.credits
-            m[len(v) + 1] = led.config["credit_cents"]
-            self.f.write(m)
+            r = self.buf
+            n = len(v) + 2
+            for i in range(0, n, 8):
+                for j in range(8):
+                    k = i + j
+                    r[j] = v[k] if k < len(v) else led.table.credits if k == len(v) \
+                        else led.config["credit_cents"] if k == len(v) + 1 else 0
+                self.f.write(r)
         return len(data)
 
     def own(self, clock):

@@ -302,7 +302,7 @@ class Sas:
         self.kind = kind
         f = fr.buf
         cmd = f[1]
-        if wire.LENGTH[cmd] != wire.R and not wire.crc_ok(f, fr.n):
+        if wire.length(cmd) != wire.R and not wire.crc_ok(f, fr.n):
             self.refused += 1           # a bad CRC is ignored: the host polls again
             return
         i = 0

@@ -20,8 +20,8 @@ _NONE = const(0xFF)    # not a long poll the machine knows
 
 # total frame length (address, command, data, CRC) of each long poll the
 # machine knows: command, length pairs (R = type R); anything else is
-# ignored (4.4: never NACKed). Kept as a 256-byte table by command (NONE:
-# unknown): bytes, not a dict (heap; README *Heap budget*).
+# ignored (4.4: never NACKed). Searched once a frame (its command byte):
+# bytes, not a dict or a 256-byte table (heap; README *Heap budget*).
 _LENGTHS = const(
     b"\x01\x04\x02\x04\x06\x04\x07\x04\x94\x04"
     b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02\x18\x02"
@@ -32,11 +32,17 @@ _LENGTHS = const(
 )
 
 
-LENGTH = bytearray(b"\xff" * 256)
-for i in range(0, len(_LENGTHS), 2):
-    LENGTH[_LENGTHS[i]] = _LENGTHS[i + 1]
-del i
 _MAX_FRAME = const(40)
+
+
+def length(c):
+    """Total frame length of long poll c (R: type R, 0: a length byte
+    follows the command), 0xFF for a poll the machine does not know."""
+    t = _LENGTHS
+    for i in range(0, len(t), 2):
+        if t[i] == c:
+            return t[i + 1]
+    return _NONE
 
 
 def crc16(data, start=0, end=-1, seed=0):
@@ -128,7 +134,7 @@ class Framer:
         f[self.n] = x
         self.n += 1
         if self.total == -1:
-            ln = LENGTH[x]
+            ln = length(x)
             if ln == _NONE:
                 self.total = 0
                 return 0
