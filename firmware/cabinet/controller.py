@@ -179,10 +179,6 @@ class Controller:
         self.readout_module = "firmware.audit.readout"
         self.audit_error = ""      # why the full menu or read-out could not be loaded
         self._basic = None         # the basic audit module, kept from boot where it fits
-        if audit and _room():
-            svc = _service()
-            if svc is not None:
-                svc.basic_import(self)
         self._poll_faults(now)
         try:
             dead = board.printer.status() == FAULT
@@ -195,6 +191,13 @@ class Controller:
         if getattr(board, "sas", None) is not None:
             from firmware.sas.machine import start
             self.sas = start(self)
+        # the room is measured once SAS is in: measured before, SAS's code
+        # and names took what was counted free (a --sas session at 248K
+        # kept the basic audit and then ran out)
+        if audit and _room():
+            svc = _service()
+            if svc is not None:
+                svc.basic_import(self)
         self._update_inhibit()
         if self.profile_refused:
             self.say(self.profile_refused, now, 10000)
