@@ -10,9 +10,9 @@ Board attributes (duck-typed; mock and hardware behave alike). All times are
 uses floats. Methods never block longer than noted.
 
 shaker
-    start(duty_permille, ramp_ms) -> None: ramp linearly from the current duty to
-        duty_permille (clamped 0..1000) over ramp_ms; the ramp advances only in
-        tick(). running becomes True.
+    start(duty, ms) -> None: ramp linearly from the current duty to duty
+        (per mille, clamped 0..1000) over ms milliseconds; the ramp advances
+        only in tick(). running becomes True.
     tick(now_ms) -> int: advance the ramp, returns the applied duty (per mille).
         Call every main-loop pass while running.
     stop() -> None: duty 0 at once, running False.
@@ -41,7 +41,7 @@ buzzer
         buzzer (PWM); tick(now_ms) advances it (main loop); playing: bool.
         hal/lamps.py. Mock: every frequency set goes to board.tones.
 lamps
-    set(color_bits) -> None with hal.lamps.RED | AMBER | GREEN | WHITE; state: int.
+    set(mask) -> None with hal.lamps.RED | AMBER | GREEN | WHITE; state: int.
 door, audit_key, tilt
     value() -> 0/1, debounced on each call (1 = door open / key turned / tilted).
     A cut door wire reads open.

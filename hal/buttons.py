@@ -66,15 +66,15 @@ def codes_of(mask):
 
 
 class Buttons:
-    """Debounced bank over `read_mask()` (raw mask, bit set = pressed).
+    """Debounced bank over `read()` (raw mask, bit set = pressed).
 
     poll(now_ms) -> tuple of codes newly pressed since the last poll (each
     press is reported once, on the poll that accepts it). `held()` -> mask of
     the buttons currently held (debounced).
     """
 
-    def __init__(self, read_mask, ms=DEBOUNCE_MS):
-        self._read = read_mask
+    def __init__(self, read, ms=DEBOUNCE_MS):
+        self._read = read
         self._deb = Debouncer(COUNT, ms)
 
     def poll(self, now_ms):

@@ -12,36 +12,36 @@ names = {RED: "RED", AMBER: "AMBER", GREEN: "GREEN", WHITE: "WHITE"}
 
 
 class Lamps:
-    """set(color_bits) switches each lamp; `state` is the last value set.
+    """set(mask) switches each lamp; `state` is the last value set.
 
-    `outputs` is a sequence of callables taking 0/1, in bit order RED, AMBER,
+    `items` is a sequence of callables taking 0/1, in bit order RED, AMBER,
     GREEN, WHITE (shorter sequences ignore the missing lamps).
     """
 
-    def __init__(self, outputs):
-        self._out = outputs
+    def __init__(self, items):
+        self._out = items
         self.state = 0
         self.set(0)
 
-    def set(self, color_bits):
-        self.state = color_bits
+    def set(self, mask):
+        self.state = mask
         for i in range(len(self._out)):
-            self._out[i](1 if color_bits & (1 << i) else 0)
+            self._out[i](1 if mask & (1 << i) else 0)
 
 
 WIN_TUNE = ((1047, 90), (1319, 90), (1568, 90), (2093, 240))  # C6 E6 G6 C7
 
 
 class Buzzer:
-    def __init__(self, set_tone):
-        self._set = set_tone  # callable(freq_hz): 0 = off
+    def __init__(self, write):
+        self._set = write  # callable(freq_hz): 0 = off
         self._tune = ()
         self._i = 0
         self._until = 0
         self.playing = False
 
-    def play(self, tune, now_ms):
-        self._tune = tune
+    def play(self, tones, now_ms):
+        self._tune = tones
         self._i = -1
         self._until = now_ms
         self.playing = True

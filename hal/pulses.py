@@ -13,21 +13,21 @@ class Money:
     """counts() -> (bill, coin) cumulative pulses; inhibit(flag) drives INH.
 
     `bill` and `coin` need `count()` and `last_ms()` (None before any pulse);
-    `set_inhibit(flag)` drives the validator's inhibit output.
+    `write(flag)` drives the validator's inhibit output.
     """
 
-    def __init__(self, bill, coin, set_inhibit):
+    def __init__(self, bill, coin, write):
         self._bill = bill
         self._coin = coin
-        self._set_inhibit = set_inhibit
+        self._set_inhibit = write
         self.inhibited = True
-        set_inhibit(True)
+        write(True)
 
     def counts(self):
         return self._bill.count(), self._coin.count()
 
-    def last_pulse_ms(self, channel):
-        return (self._coin if channel == COIN else self._bill).last_ms()
+    def last_pulse_ms(self, src):
+        return (self._coin if src == COIN else self._bill).last_ms()
 
     def inhibit(self, flag):
         self.inhibited = bool(flag)

@@ -10,13 +10,13 @@ from hal.ticks import ticks_diff
 _MAX_PERMILLE = const(1000)
 
 
-def ramp_duty(start, target, elapsed_ms, ramp_ms):
-    """Duty (per mille) `elapsed_ms` into a linear ramp start -> target."""
-    if ramp_ms <= 0 or elapsed_ms >= ramp_ms:
+def ramp_duty(start, target, t, ms):
+    """Duty (per mille) `t` ms into a linear ramp start -> target of `ms` ms."""
+    if ms <= 0 or t >= ms:
         return target
-    if elapsed_ms <= 0:
+    if t <= 0:
         return start
-    return start + (target - start) * elapsed_ms // ramp_ms
+    return start + (target - start) * t // ms
 
 
 class Shaker:
@@ -32,15 +32,15 @@ class Shaker:
         self._ramp = 0
         set_duty(0)
 
-    def start(self, duty_permille, ramp_ms):
-        """Ramp from the current duty to `duty_permille` over `ramp_ms`."""
-        if duty_permille < 0:
-            duty_permille = 0
-        elif duty_permille > _MAX_PERMILLE:
-            duty_permille = _MAX_PERMILLE
+    def start(self, duty, ms):
+        """Ramp from the current duty to `duty` (per mille) over `ms` ms."""
+        if duty < 0:
+            duty = 0
+        elif duty > _MAX_PERMILLE:
+            duty = _MAX_PERMILLE
         self._from = self.duty
-        self.target = duty_permille
-        self._ramp = ramp_ms
+        self.target = duty
+        self._ramp = ms
         self._t0 = self._ticks()
         self.running = True
         self.tick(self._t0)

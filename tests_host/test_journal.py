@@ -204,7 +204,7 @@ def test_same_entry_bad_in_both_copies_is_critical():
         assert False, "append after CRITICAL"
     except J.JournalCorrupt:
         pass
-    j2.format(erase_all=True)  # RAM clear
+    j2.format(full=True)  # RAM clear
     assert state(f)[0] == J.EMPTY
 
 

@@ -58,28 +58,28 @@ def parse(key, text):
     return True, value
 
 
-def pulse_cents(cfg, src):
+def pulse_cents(config, src):
     """Cents one validator (src 0) or coin (src 1) pulse is worth: pulses
     count machine credits of `credit_cents` each; play counts cents."""
-    return cfg["coin_pulse" if src else "bill_pulse"] * cfg["credit_cents"]
+    return config["coin_pulse" if src else "bill_pulse"] * config["credit_cents"]
 
 
-def profile_overrides(cfg):
+def profile_overrides(config):
     """Engine overrides for the configured odds multiple and bet limits."""
     from firmware.rules import profiles as P
     from firmware.rules import wagers as W
     over = {}
-    if cfg["odds_mult"]:
-        over["odds_mult"] = cfg["odds_mult"]
-    if cfg["min_bet"] or cfg["max_bet"]:
-        base = P.limits(P.PROFILES[cfg["profile"]]["limits"])
+    if config["odds_mult"]:
+        over["odds_mult"] = config["odds_mult"]
+    if config["min_bet"] or config["max_bet"]:
+        base = P.limits(P.PROFILES[config["profile"]]["limits"])
         lim = {}
         for k in range(W.COUNT):
             lo, hi, mult = base[k]
-            if cfg["min_bet"] and k not in W.ODDS_BASE:
-                lo = max(lo, cfg["min_bet"])
-            if cfg["max_bet"] and (hi or k not in W.ODDS_BASE):
-                hi = cfg["max_bet"]
+            if config["min_bet"] and k not in W.ODDS_BASE:
+                lo = max(lo, config["min_bet"])
+            if config["max_bet"] and (hi or k not in W.ODDS_BASE):
+                hi = config["max_bet"]
             lim[W.NAMES[k]] = (lo, hi, mult)
         over["limits"] = lim
     return over

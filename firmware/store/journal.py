@@ -57,31 +57,33 @@ class JournalCorrupt(Exception):
     pass
 
 
-def _parse(mv, o, prev_seq, committed=True):
-    """Entry at offset o of a sector image: (type, len, seq, crc) or None.
-    committed=False ignores the commit byte (repair: see _repair)."""
-    if o + _OVH > _SEC or (committed and mv[o] != 0):
+def _parse(buf, off, last, commit=True):
+    """Entry at offset off of a sector image: (type, len, seq, crc) or None;
+    last: the seq it must follow (0: any). commit=False ignores the commit
+    byte (repair: see _repair). Parameters are named with names interned
+    anyway (README *Heap budget: interned names*)."""
+    if off + _OVH > _SEC or (commit and buf[off] != 0):
         return None
-    t = mv[o + 1]
+    t = buf[off + 1]
     if t < T_REC or t > T_FMT:
         return None
-    ln = mv[o + 2] | (mv[o + 3] << 8)
-    if ln > _MAXP or o + _OVH + ln > _SEC:
+    ln = buf[off + 2] | (buf[off + 3] << 8)
+    if ln > _MAXP or off + _OVH + ln > _SEC:
         return None
-    seq = struct.unpack_from("<I", mv, o + 4)[0]
-    if prev_seq and seq != prev_seq + 1:
+    seq = struct.unpack_from("<I", buf, off + 4)[0]
+    if last and seq != last + 1:
         return None
-    c = struct.unpack_from("<I", mv, o + _HDR + ln)[0]
-    if crc32(mv[o + 1:o + _HDR + ln]) != c:
+    c = struct.unpack_from("<I", buf, off + _HDR + ln)[0]
+    if crc32(buf[off + 1:off + _HDR + ln]) != c:
         return None
     return (t, ln, seq, c)
 
 
-def _later(mv, o, last):
-    """True if a valid entry newer than `last` starts anywhere after offset o."""
-    for p in range(o + 1, _SEC - _OVH + 1):
-        if mv[p] == 0 and T_REC <= mv[p + 1] <= T_FMT:
-            e = _parse(mv, p, 0)
+def _later(buf, off, last):
+    """True if a valid entry newer than `last` starts anywhere after offset off."""
+    for p in range(off + 1, _SEC - _OVH + 1):
+        if buf[p] == 0 and T_REC <= buf[p + 1] <= T_FMT:
+            e = _parse(buf, p, 0)
             if e is not None and e[2] > last:
                 return True
     return False
@@ -90,56 +92,56 @@ def _later(mv, o, last):
 _FF = b"\xff" * _PAGE
 
 
-def _put(page, p, a, src):
-    """Copies the part of src (which starts at sector offset a) that falls in
+def _put(page, p, start, src):
+    """Copies the part of src (which starts at sector offset start) that falls in
     the page starting at offset p."""
-    lo = a if a > p else p
-    hi = a + len(src)
+    lo = start if start > p else p
+    hi = start + len(src)
     if hi > p + _PAGE:
         hi = p + _PAGE
     if lo < hi:
-        page[lo - p:hi - p] = src[lo - a:hi - a]
+        page[lo - p:hi - p] = src[lo - start:hi - start]
 
 
-def _blank(mv, o, scratch):
-    """True if mv[o:] is all 0xFF. Compares a page at a time through the
-    256-byte scratch buffer: mount checks every sector twice and must not
+def _blank(buf, off, page):
+    """True if buf[off:] is all 0xFF. Compares a page at a time through the
+    256-byte scratch buffer `page`: mount checks every sector twice and must not
     churn the heap with sector-sized copies."""
-    while o < _SEC and o & (_PAGE - 1):
-        if mv[o] != 0xFF:
+    while off < _SEC and off & (_PAGE - 1):
+        if buf[off] != 0xFF:
             return False
-        o += 1
-    while o < _SEC:
-        scratch[:] = mv[o:o + _PAGE]
-        if scratch != _FF:
+        off += 1
+    while off < _SEC:
+        page[:] = buf[off:off + _PAGE]
+        if page != _FF:
             return False
-        o += _PAGE
+        off += _PAGE
     return True
 
 
-def _marked(mv):
+def _marked(buf):
     """True if the sector starts with the retire mark. No entry starts so:
     its seq (>= 1) keeps a 1 bit that no torn program can clear."""
     for i in range(len(_MARK)):
-        if mv[i] != _MARK[i]:
+        if buf[i] != _MARK[i]:
             return False
     return True
 
 
-def _untouched(mv, o, scratch):
-    """True if nothing was programmed at o or after it but the type byte
+def _untouched(buf, off, page):
+    """True if nothing was programmed at off or after it but the type byte
     that _neutralize clears (o + 1)."""
-    return mv[o] == 0xFF and (o + 2 >= _SEC or _blank(mv, o + 2, scratch))
+    return buf[off] == 0xFF and (off + 2 >= _SEC or _blank(buf, off + 2, page))
 
 
 class Journal:
-    def __init__(self, dev, nblocks=None, max_snapshot=24576, max_entries=0):
+    def __init__(self, dev, count=None, max_snapshot=24576, max_entries=0):
         if dev.ioctl(5, 0) != _SEC:
             raise ValueError("block size must be 4096")
-        if nblocks is None:
-            nblocks = dev.ioctl(4, 0)
+        if count is None:
+            count = dev.ioctl(4, 0)
         self.dev = dev
-        self.m = m = nblocks // 2  # logical sectors; copy B at +m
+        self.m = m = count // 2  # logical sectors; copy B at +m
         if m < 2:
             raise ValueError("need at least 4 blocks")
         # sectors a snapshot of max_snapshot bytes needs (2 chunks per sector)
@@ -409,15 +411,16 @@ class Journal:
             self.status = OK
         return self.status
 
-    def _reclaim(self, chain, sums):
-        """How many leading (newest) chain sectors hold nothing but an
+    def _reclaim(self, items, stats):
+        """items: the chain (newest first), stats: each sector's sums.
+        How many leading (newest) chain sectors hold nothing but an
         unfinished snapshot (chunks with no end): mount erases (reclaims)
         them, so the space a power cut left it holding is free for the next
         snapshot. Only counts: mount decides on CRITICAL before any erase."""
         k = 0
-        while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
+        while k < len(items) and not stats[items[k]][_S_LASTNC]:
             k += 1
-        while k < len(chain) and self.wear[chain[k]] == _RETIRED:
+        while k < len(items) and self.wear[items[k]] == _RETIRED:
             k += 1  # a retired sector is never the head
         return k
 
@@ -513,8 +516,8 @@ class Journal:
                 erase = True
 
     # ---------------------------------------------------------------- reading
-    def _entries(self, from_seq):
-        """Yield (type, seq, payload memoryview) for live entries >= from_seq.
+    def _entries(self, first):
+        """Yield (type, seq, payload memoryview) for live entries >= first (a seq).
 
         The payload view is only valid until the next iteration step.
         """
@@ -522,7 +525,7 @@ class Journal:
         m = self.m
         s = (self.head - self.nlive + 1) % m
         for _ in range(self.nlive):
-            if self.last[s] >= from_seq:
+            if self.last[s] >= first:
                 self.dev.readblocks(s, self._a, 0)
                 a = memoryview(self._a)
                 loaded_b = False
@@ -542,7 +545,7 @@ class Journal:
                         if e is None:
                             raise JournalCorrupt("entry lost after mount")
                     t, ln, seq = e[0], e[1], e[2]
-                    if seq >= from_seq:
+                    if seq >= first:
                         yield t, seq, mv[o + _HDR:o + _HDR + ln]
                     prev = seq
                     o += _OVH + ln
@@ -581,14 +584,14 @@ class Journal:
             raise JournalCorrupt("snapshot changed after mount")
         return bytes(out)
 
-    def replay(self, fn):
-        """Call fn(payload) for each committed record after the snapshot."""
+    def replay(self, f):
+        """Call f(payload) for each committed record after the snapshot."""
         if self.status is None or self.status == CRITICAL:
             return 0
         n = 0
         for t, seq, p in self._entries(self.base_seq + 1):
             if t == T_REC:
-                fn(bytes(p))
+                f(bytes(p))
                 n += 1
         return n
 
@@ -605,12 +608,12 @@ class Journal:
         if self.pause is not None:
             self.pause()
 
-    def _erase(self, phys):
+    def _erase(self, n):
         """One sector erase (up to 400 ms with interrupts off), then `pause`:
         the owner feeds the watchdog there, so no run of flash work between
         two feeds is longer than one erase plus a few page programs. Mount
         and replay pause after every sector too (start-up can be long)."""
-        self.dev.ioctl(6, phys)
+        self.dev.ioctl(6, n)
         self.erase_ops += 1
         self._pause()
 
@@ -621,10 +624,11 @@ class Journal:
         self._erase(self.m + s)
         self.ready[s] = True
 
-    def _advance(self, reserve):
+    def _advance(self, count):
+        """To the next sector, leaving `count` sectors free (the reserve)."""
         m = self.m
         while True:
-            if self._free() <= reserve:
+            if self._free() <= count:
                 raise JournalFull("journal full: write a snapshot")
             n = (self.head + 1) % m
             if self.wear[n] == _WORN:
@@ -661,14 +665,14 @@ class Journal:
         self.ready[s] = False
         self.nret += 1
 
-    def _found_worn(self, s, phys):
+    def _found_worn(self, s, n):
         """A program there returned but did not read back: the sector takes
         nothing more, is retired once nothing in it is live, and the owner
         logs it (worn_log)."""
         self.wear[s] = _WORN
-        self.worn_log.append(phys)
+        self.worn_log.append(n)
 
-    def _write(self, t, payload, reserve):
+    def _write(self, t, payload, count):
         ln = len(payload)
         if ln > _MAXP:
             raise ValueError("payload too long")
@@ -681,7 +685,7 @@ class Journal:
         c = self._c
         while True:
             if self.off + need > _SEC:
-                self._advance(reserve)
+                self._advance(count)
             s = self.head
             o = self.off
             p = o & ~(_PAGE - 1)
@@ -715,31 +719,32 @@ class Journal:
             self.off = _SEC
         return seq
 
-    def _program(self, phys, o, hv, payload):
-        """Programs the entry (header hv[:8], payload, crc hv[8:]) at offset
-        o, a page at a time through the 256-byte buffer: no entry-sized
-        buffer lives on the heap (the board's heap is tight). Reads each page
-        back: False if the entry's bytes are not what was programmed (a worn
+    def _program(self, n, off, head, payload):
+        """Programs the entry (header head[:8], payload, crc head[8:]) at
+        offset off of physical sector n, a page at a time through the
+        256-byte buffer: no entry-sized buffer lives on the heap (the
+        board's heap is tight). Reads each page back: False if the entry's
+        bytes are not what was programmed (a worn
         sector returns from a program that did not land)."""
         c = self._c
         cv = memoryview(c)
         pv = memoryview(payload)
-        end = o + _OVH + len(payload)
-        p = o & ~(_PAGE - 1)
+        end = off + _OVH + len(payload)
+        p = off & ~(_PAGE - 1)
         ok = True
         while p < end:
             for i in range(_PAGE):
                 c[i] = 0xFF
-            _put(c, p, o, hv[:_HDR])
-            _put(c, p, o + _HDR, pv)
-            _put(c, p, end - 4, hv[_HDR:])
-            self.dev.writeblocks(phys, c, p)
+            _put(c, p, off, head[:_HDR])
+            _put(c, p, off + _HDR, pv)
+            _put(c, p, end - 4, head[_HDR:])
+            self.dev.writeblocks(n, c, p)
             # read back into the same buffer: the entry's part of the page
             # must have the CRC it was programmed with
-            lo = (o if o > p else p) - p
+            lo = (off if off > p else p) - p
             hi = (end if end < p + _PAGE else p + _PAGE) - p
             want = crc32(cv[lo:hi])
-            self.dev.readblocks(phys, c, p)
+            self.dev.readblocks(n, c, p)
             if crc32(cv[lo:hi]) != want:
                 ok = False
             p += _PAGE
@@ -813,11 +818,11 @@ class Journal:
             self.nlive -= 1
             self.rlive -= self.wear[t] == _RETIRED
 
-    def format(self, erase_all=False, seq=1):
+    def format(self, full=False, seq=1):
         """RAM clear. Normally one committed FMT entry (power-safe); with
-        erase_all (or when the journal is unreadable) erase everything first
+        full (or when the journal is unreadable) erase everything first
         and number on from `seq` (the owner's anchor: never reuse a number)."""
-        if erase_all or self.status is None or self.status == CRITICAL:
+        if full or self.status is None or self.status == CRITICAL:
             for s in range(self.m):
                 if not self.ready[s]:  # erase_for_format() may have done it
                     self._prepare(s)
@@ -841,7 +846,7 @@ class Journal:
         return bool(self.max_entries) and self.seq - 1 - self.base_seq >= self.max_entries
 
     def erase_for_format(self):
-        """One more sector (both copies) erased for a format(erase_all): the
+        """One more sector (both copies) erased for a format(full): the
         owner calls it a loop pass at a time first, so the RAM clear of a
         critical journal is not 64 erases (25.6 s at the datasheet maximum)
         in one pass. True if it erased one, False when none is left."""

@@ -151,7 +151,7 @@ class Ledger:
         rtype, time, fields, tail = rec
         return _APPLY[rtype](self, time, fields, tail)
 
-    def _credit(self, time, f, tail):
+    def _credit(self, time, f, data):
         source, amount = f
         if amount <= 0 or source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
@@ -171,18 +171,18 @@ class Ledger:
             self.events.log(time, E.COIN_IN, amount)
         return R.OK
 
-    def _playable(self, down=False):
+    def _playable(self, remove=False):
         why = self.suspended()
         # taking a bet down gives the player's money back, it is not play:
         # allowed while the SAS host has play disabled, so a cash out stays
         # possible (firmware/sas/SAS.md, 01)
-        if why and not (down and why == DISABLED):
+        if why and not (remove and why == DISABLED):
             return R.LOCKED
         if self.phase != BETTING:
             return R.BETS_CLOSED
         return R.OK
 
-    def _bet(self, time, f, tail):
+    def _bet(self, time, f, data):
         code = self._playable()
         if code:
             return code
@@ -202,18 +202,18 @@ class Ledger:
             self.meters.add("returned", self.table.credits - before)
         return code
 
-    def _remove(self, time, f, tail):
+    def _remove(self, time, f, data):
         code = self._playable(True)
         if code:
             return code
         kind, number, amount = f
         return self._returning(lambda: self.table.remove(kind, number, amount))
 
-    def _working(self, time, f, tail):
+    def _working(self, time, f, data):
         code = self._playable()
         return code or self.table.set_working(f[0], f[1], bool(f[2]))
 
-    def _clear(self, time, f, tail):
+    def _clear(self, time, f, data):
         code = self._playable()
         if code:
             return code
@@ -223,7 +223,7 @@ class Ledger:
         self.table.return_fresh()
         return R.OK
 
-    def _close(self, time, f, tail):
+    def _close(self, time, f, data):
         code = self._playable()
         if code:
             return code
@@ -237,7 +237,7 @@ class Ledger:
         self.credits_at_close = self.table.credits
         return R.OK
 
-    def _roll(self, time, f, tail):
+    def _roll(self, time, f, data):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         d1, d2, rerolls = f
@@ -291,7 +291,7 @@ class Ledger:
         self.cocked_run = 0
         self.stuck_run = 0
 
-    def _void(self, time, f, tail):
+    def _void(self, time, f, data):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         before = self.table.credits
@@ -308,7 +308,7 @@ class Ledger:
         self._end_game()
         return R.OK
 
-    def _reroll(self, time, f, tail):
+    def _reroll(self, time, f, data):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         why = f[0]
@@ -322,14 +322,14 @@ class Ledger:
         self.events.log(time, why, self.rerolls)
         return R.OK
 
-    def _pulses(self, time, f, tail):
+    def _pulses(self, time, f, data):
         source, count = f
         if source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
         self.pulses[source] = count
         return R.OK
 
-    def _escrow(self, time, f, tail):
+    def _escrow(self, time, f, data):
         """ID-003 style escrow: PENDING before the stack order (one bill at a
         time), then STACKED (the credit) or RETURNED, each naming its amount."""
         step, cents = f
@@ -342,17 +342,17 @@ class Ledger:
             return R.BAD_AMOUNT
         self.escrow = 0
         if step == T.ES_STACKED:
-            return self._credit(time, (T.SRC_BILL, cents), tail)
+            return self._credit(time, (T.SRC_BILL, cents), data)
         self.events.log(time, E.BILL_RETURNED, cents)
         return R.OK
 
-    def _ticket(self, time, f, tail):
+    def _ticket(self, time, f, data):
         step, number = f
         if step == T.TK_PENDING:
             if self.ticket:
                 return R.LOCKED
             amount = self.table.credits
-            code = self._cashout(time, (T.BY_TICKET,), tail, True)
+            code = self._cashout(time, (T.BY_TICKET,), data, True)
             if code == R.OK:
                 self.ticket = amount
                 self.ticket_no = number
@@ -376,7 +376,7 @@ class Ledger:
             self.lock_arg = 0
         return R.OK
 
-    def _cashout(self, time, f, tail, pending=False):
+    def _cashout(self, time, f, data, pending=False):
         if self.lock or self.phase != BETTING or self.ticket:
             return R.LOCKED
         amount = self.table.credits
@@ -395,10 +395,10 @@ class Ledger:
             self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
         return R.OK
 
-    def _paid(self, by_ticket, amount):
+    def _paid(self, ticket, amount):
         """Meters credits that left the station as a ticket or by hand."""
         m = self.meters
-        if by_ticket:
+        if ticket:
             m.add("tickets_out", amount)
             m.add("tickets")
         else:
@@ -410,7 +410,7 @@ class Ledger:
         self.lock_arg = arg
         self.events.log(time, event, arg)
 
-    def _reset(self, time, f, tail):
+    def _reset(self, time, f, data):
         if not self.lock:
             return R.NO_BET
         if self.ticket:
@@ -423,7 +423,7 @@ class Ledger:
         self.events.log(time, E.HANDPAY_RESET if was in (LK_HANDPAY, LK_JACKPOT) else E.FAULT_CLEAR, was)
         return R.OK
 
-    def _lock(self, time, f, tail):
+    def _lock(self, time, f, data):
         code, arg = f
         if not 0 < code < len(LOCK_NAMES):
             return _BAD_RECORD
@@ -435,7 +435,7 @@ class Ledger:
         self._set_lock(time, code, arg, event)
         return R.OK
 
-    def _event(self, time, f, tail):
+    def _event(self, time, f, data):
         code, arg = f
         m = self.meters
         if code == E.DOOR_OPEN:
@@ -475,13 +475,13 @@ class Ledger:
         self.events.log(time, code, arg)
         return R.OK
 
-    def _config(self, time, f, tail):
+    def _config(self, time, f, data):
         index = f[0]
         if index >= len(C.CONFIG):
             return _BAD_RECORD
         key, default, low, high, money = C.CONFIG[index]
         try:
-            text = tail.decode()
+            text = data.decode()
         except Exception:
             return BAD_SETTING
         ok, value = C.parse(key, text)
@@ -504,14 +504,14 @@ class Ledger:
         self.events.log(time, E.CONFIG, index)
         return R.OK
 
-    def _sas_ack(self, time, f, tail):
+    def _sas_ack(self, time, f, data):
         n = f[0]
         if n < self.sas_ack or n > self.events.total:
             return _BAD_RECORD
         self.sas_ack = n
         return R.OK
 
-    def _valid_id(self, time, f, tail):
+    def _valid_id(self, time, f, data):
         vid, seq = f
         if not (0 <= vid < 1 << 24 and 0 <= seq < 1 << 24):
             return _BAD_RECORD
@@ -519,7 +519,7 @@ class Ledger:
         self.val_seq = seq
         return R.OK
 
-    def _power(self, time, f, tail):
+    def _power(self, time, f, data):
         self.meters.add("power_ups")
         self.meters.set("games_power", 0)
         self.events.log(time, E.POWER_UP)

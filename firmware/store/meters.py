@@ -61,19 +61,19 @@ COUNT = LATER_BASE + len(_LATER) // _ROW
 _SIZE = const(8)
 
 
-def _row(rows, i):
-    r = rows[i * _ROW:(i + 1) * _ROW]
+def _row(text, i):
+    r = text[i * _ROW:(i + 1) * _ROW]
     return (r[:_KEY].rstrip(), r[_KEY:_ROW - 1].rstrip(), _GROUPS[r[_ROW - 1]])
 
 
-def _find(rows, key):
+def _find(text, key):
     """Row number of `key` in packed rows, or -1 (no allocation: play meters
     a key on every bet)."""
-    pos = rows.find(key)
+    pos = text.find(key)
     while pos >= 0:
-        if not pos % _ROW and rows.startswith(" ", pos + len(key)):
+        if not pos % _ROW and text.startswith(" ", pos + len(key)):
             return pos // _ROW
-        pos = rows.find(key, pos + 1)
+        pos = text.find(key, pos + 1)
     return -1
 
 

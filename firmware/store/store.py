@@ -225,8 +225,8 @@ class Store:
         return R.OK
 
     # ---- the controller's vocabulary -----------------------------------
-    def credit(self, now, source, amount):
-        return self.commit(T.pack(T.CREDIT, now, source, amount))
+    def credit(self, now, src, amount):
+        return self.commit(T.pack(T.CREDIT, now, src, amount))
 
     def bet(self, now, kind, amount, number=0):
         if not (0 <= kind < 256 and 0 <= number < 256 and 0 < amount < 1 << 32):
@@ -270,9 +270,9 @@ class Store:
             return R.BAD_AMOUNT
         return self.commit(T.pack(T.TICKET, now, step, number))
 
-    def pulses(self, now, source, count):
+    def pulses(self, now, src, count):
         """Pulses of a burst so far, journalled as they arrive (not credit yet)."""
-        return self.commit(T.pack(T.PULSES, now, source, count & 0xFFFFFFFF))
+        return self.commit(T.pack(T.PULSES, now, src, count & 0xFFFFFFFF))
 
     def reset(self, now):
         return self.commit(T.pack(T.RESET, now))
@@ -289,16 +289,16 @@ class Store:
             return -3
         return self.commit(T.pack_config(now, index, text))
 
-    def _validation_id(self, now, vid, seq, avoid=0):
-        """Commits the ticket validation ID and sequence; vid 0 draws a
-        random non-zero 24-bit ID other than `avoid`."""
+    def _validation_id(self, now, val, seq, skip=0):
+        """Commits the ticket validation ID `val` and sequence; val 0 draws a
+        random non-zero 24-bit ID other than `skip`."""
         rand = self.urandom
         if rand is None:
             from os import urandom as rand
-        while not vid or vid == avoid:
+        while not val or val == skip:
             b = rand(3)
-            vid = b[0] | (b[1] << 8) | (b[2] << 16)
-        return self.commit(T.pack(T.VALID_ID, now, vid, seq))
+            val = b[0] | (b[1] << 8) | (b[2] << 16)
+        return self.commit(T.pack(T.VALID_ID, now, val, seq))
 
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
@@ -310,9 +310,9 @@ class Store:
         the datasheet maximum)."""
         self.journal.erase_step()
 
-    def fail(self, what, e):
+    def fail(self, name, e):
         self.critical = True
-        self.reason = "%s: %s %s" % (what, type(e).__name__, e)
+        self.reason = "%s: %s %s" % (name, type(e).__name__, e)
         return R.LOCKED
 
     def ram_clear(self, now):

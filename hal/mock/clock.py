@@ -15,8 +15,8 @@ class FakeClock:
 
     valid = True  # a test sets False: a real-time clock that was never set
 
-    def __init__(self, start_ms=0, start_s=_DEFAULT_EPOCH):
-        self._t = start_ms % TICKS_PERIOD
+    def __init__(self, ms=0, start_s=_DEFAULT_EPOCH):
+        self._t = ms % TICKS_PERIOD
         self._elapsed = 0
         self.start_s = start_s
         self.set_by_host = True

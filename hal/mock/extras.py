@@ -53,9 +53,9 @@ def _log_money(b, path):
     counts = money.counts
     print_ticket = printer.print_ticket
 
-    def pulse(tag):
+    def pulse(name):
         def delivered():
-            log.line(tag)
+            log.line(name)
             log.owed = True
         return delivered
 

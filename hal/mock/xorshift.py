@@ -3,8 +3,8 @@ state (MicroPython's `random` has one global generator and other numbers)."""
 
 
 class Rng:
-    def __init__(self, seed, zero_seed=0x6D2B79F5):
-        self.s = (seed & 0xFFFFFFFF) or zero_seed
+    def __init__(self, seed, default=0x6D2B79F5):
+        self.s = (seed & 0xFFFFFFFF) or default
 
     def next(self):
         s = self.s
