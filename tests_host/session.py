@@ -105,7 +105,8 @@ def view(ledger):
     m = list(ledger.meters.v)
     for key in ("power_ups", "games_power"):
         m[index(key)] = 0
-    return (ledger.table.encode(), tuple(m), b"".join(ledger.recall.pieces()), ledger.phase,
+    recall = b"".join([bytes(p) for p in ledger.recall.pieces()])
+    return (ledger.table.encode(), tuple(m), recall, ledger.phase,
             ledger.lock, ledger.lock_arg, ledger.game_no, tuple(sorted(ledger.config.items())))
 
 

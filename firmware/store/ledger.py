@@ -550,8 +550,9 @@ class Ledger:
         return out
 
     def encode(self):
-        """The snapshot in one block (tests and host tools compare states)."""
-        return b"".join(self.pieces())
+        """The snapshot in one block (tests and host tools compare states;
+        the port's join takes no memoryview, the recall's pieces are)."""
+        return b"".join([bytes(p) for p in self.pieces()])
 
 
 _APPLY = {

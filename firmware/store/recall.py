@@ -1,10 +1,18 @@
-"""Game recall: the last 100 games, each one compact bytes.
+"""Game recall: the last 100 games, each one compact record, in one byte ring.
 
 A game lists up to _MAX_BETS bets (kind, number, result, amount, paid); a
 layout with more keeps the first _MAX_BETS and totals for the rest, so one
 snapshot stays bounded whatever a player puts on the table.
+
+The games are kept in one ring of bytes, each as the snapshot stores it
+(its length, then the game), so a snapshot copies the ring as it is. As a
+bytes object each, a one-bet game (53 bytes) took 96 bytes of the 64-bit
+port's heap and a list slot, and every snapshot made a length object per
+game. The ring is made of 512-byte pages, never one block: after a long
+replay a board's heap has room but no big piece of it (issue 10).
 """
 import struct
+from array import array
 from micropython import const
 
 CAPACITY = const(100)
@@ -13,6 +21,15 @@ _HEAD = "<IIBBBBBBQQHHII"
 _BET = "<BBBII"
 VOIDED = const(1)
 NO_ACTION = const(0)
+_HEAD_SIZE = const(42)      # struct.calcsize(_HEAD)
+_MAX_GAME = const(306)      # _HEAD_SIZE + _MAX_BETS * struct.calcsize(_BET)
+# The ring grows when a game does not fit, by whole pages inserted where it
+# is free: to room for the games it holds and, for each slot still free, one
+# more game the size of this one (a hundred games of a full layout: 30.8 KB).
+# It keeps its size after (the journal reserves the largest snapshot anyway).
+_PAGE = const(512)
+_SHIFT = const(9)           # _PAGE == 1 << _SHIFT
+_MASK = const(511)
 
 
 def encode_game(number, time, d1, d2, before, after, rerolls, flags,
@@ -36,9 +53,8 @@ def encode_game(number, time, d1, d2, before, after, rerolls, flags,
 def decode_game(data):
     """A dict for display and read-out."""
     h = struct.unpack_from(_HEAD, data, 0)
-    size = struct.calcsize(_HEAD)
     bsize = struct.calcsize(_BET)
-    bets = [struct.unpack_from(_BET, data, size + i * bsize) for i in range(h[10])]
+    bets = [struct.unpack_from(_BET, data, _HEAD_SIZE + i * bsize) for i in range(h[10])]
     return {"game": h[0], "time": h[1], "dice": (h[2], h[3]), "point_before": h[4],
             "point_after": h[5], "rerolls": h[6], "voided": bool(h[7] & VOIDED),
             "credits_before": h[8], "credits_after": h[9], "bets": bets,
@@ -46,71 +62,124 @@ def decode_game(data):
 
 
 class Recall:
-    """The newest CAPACITY games in a ring of fixed size: a list that grew
-    and shifted with every game would re-allocate during play."""
+    """The newest CAPACITY games, oldest first, in a ring of bytes over
+    _PAGE-byte pages: each game is its length (2 bytes, little-endian) and
+    then its encoding, the snapshot's layout. _at is a ring of CAPACITY
+    slots: where each game starts. Ring positions wrap at its size."""
 
     def __init__(self):
-        self._ring = [None] * CAPACITY
-        self._first = 0   # ring slot of the oldest game
+        self._ring = []            # the pages, bytearray(_PAGE) each
+        self._from = 0             # ring position of the oldest game
+        self._count = 0            # bytes the games take, lengths included
+        self._at = array("H", range(CAPACITY))
+        self._first = 0            # slot of the oldest game
         self._n = 0
 
-    def _at(self, k):
-        """k-th oldest game (0 = oldest), encoded."""
-        return self._ring[(self._first + k) % CAPACITY]
+    def _get(self, p, n):
+        """n bytes from ring position p."""
+        pages = self._ring
+        size = len(pages) << _SHIFT
+        out = bytearray(n)
+        for i in range(n):
+            q = (p + i) % size
+            out[i] = pages[q >> _SHIFT][q & _MASK]
+        return out
 
-    def add(self, encoded):
-        if self._n < CAPACITY:
-            self._ring[(self._first + self._n) % CAPACITY] = encoded
-            self._n += 1
-        else:  # full: the newest takes the oldest's slot
-            self._ring[self._first] = encoded
+    def _grow(self, size):
+        """Pages inserted where the ring is free (at its newest end) until
+        it holds `size` bytes: what lies from that end on moves up by as
+        many pages, the part of its page at the same offsets in the last
+        new page; nothing else is copied."""
+        pages = self._ring
+        old = len(pages) << _SHIFT
+        tail = (self._from + self._count) % old if old else 0
+        t = tail >> _SHIFT
+        k = 0
+        while old + (k << _SHIFT) < size:
+            pages.insert(t + 1 if old else 0, bytearray(_PAGE))
+            k += 1
+        if not (old and k):
+            return
+        o = tail & _MASK
+        pages[t + k][o:] = pages[t][o:]
+        shift = k << _SHIFT
+        if self._count and self._from >= tail:
+            self._from += shift
+        at = self._at
+        for j in range(self._n):
+            s = (self._first + j) % CAPACITY
+            if at[s] >= tail:
+                at[s] += shift
+
+    def add(self, data):
+        if self._n == CAPACITY:  # full: the oldest game goes
+            g = self._get(self._from, 2)
+            k = 2 + (g[0] | g[1] << 8)
+            self._from = (self._from + k) % (len(self._ring) << _SHIFT)
+            self._count -= k
             self._first = (self._first + 1) % CAPACITY
+            self._n -= 1
+        n = 2 + len(data)
+        if (len(self._ring) << _SHIFT) - self._count < n:
+            self._grow(self._count + n * (CAPACITY - self._n))
+        pages = self._ring
+        size = len(pages) << _SHIFT
+        p = (self._from + self._count) % size
+        rec = struct.pack("<H", n - 2) + data
+        for i in range(n):
+            q = (p + i) % size
+            pages[q >> _SHIFT][q & _MASK] = rec[i]
+        self._at[(self._first + self._n) % CAPACITY] = p
+        self._count += n
+        self._n += 1
 
     def get(self, i):
         """i-th newest game (0 = newest), decoded, or None."""
         if not 0 <= i < self._n:
             return None
-        return decode_game(self._at(self._n - 1 - i))
+        p = self._at[(self._first + self._n - 1 - i) % CAPACITY]
+        g = self._get(p, 2)
+        return decode_game(self._get(p + 2, g[0] | g[1] << 8))
 
     def roll(self, i):
         """(d1, d2, point before, voided) of the i-th newest game without
         decoding it (the statistics page reads a hundred at a time)."""
         if not 0 <= i < self._n:
             return None
-        g = self._at(self._n - 1 - i)
-        return g[8], g[9], g[10], bool(g[13] & VOIDED)
+        g = self._get(self._at[(self._first + self._n - 1 - i) % CAPACITY] + 10, 6)
+        return g[0], g[1], g[2], bool(g[5] & VOIDED)
 
     def __len__(self):
         return self._n
 
     def pieces(self):
-        """The encoded recall as a list of pieces (count, then each game's
-        length and bytes): the games themselves, not a copy of them all in
-        one block, which a fragmented heap may not have (issue 10)."""
-        n = self._n
-        out = [None] * (1 + 2 * n)
-        out[0] = struct.pack("<H", n)
-        for k in range(n):
-            g = self._at(k)
-            out[1 + 2 * k] = struct.pack("<H", len(g))
-            out[2 + 2 * k] = g
+        """The encoded recall as pieces: the count, then the ring's bytes
+        (each game's length and the game) as they are, a view a page."""
+        out = [struct.pack("<H", self._n)]
+        pages = self._ring
+        p = self._from
+        left = self._count
+        while left:
+            o = p & _MASK
+            k = min(_PAGE - o, left)
+            out.append(memoryview(pages[p >> _SHIFT])[o:o + k])
+            p = (p + k) % (len(pages) << _SHIFT)
+            left -= k
         return out
 
-    def load(self, rd, size):
+    def load(self, stream, size):
         """Reads what pieces() wrote, `size` bytes, from a snapshot reader
-        (firmware.store.snapload._Reader) a game at a time."""
-        n = struct.unpack("<H", rd.read(2))[0]
-        if n > CAPACITY:
+        (firmware.store.snapload._Reader) a game at a time, into pages made
+        once for them all."""
+        n = struct.unpack("<H", stream.read(2))[0]
+        if n > CAPACITY or size > 2 + CAPACITY * (2 + _MAX_GAME):
             return False
-        games = [None] * CAPACITY
+        self._grow(size - 2)
         pos = 2
-        for k in range(n):
-            g = struct.unpack("<H", rd.read(2))[0]
-            games[k] = rd.read(g)
+        for _ in range(n):
+            g = struct.unpack("<H", stream.read(2))[0]
+            if g < _HEAD_SIZE or g > _MAX_GAME or pos + 2 + g > size:
+                return False
+            self.add(stream.read(g))
             pos += 2 + g
-        if pos != size:
-            return False
-        self._ring = games
-        self._first = 0
-        self._n = n
-        return True
+        return pos == size
