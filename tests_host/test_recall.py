@@ -139,7 +139,7 @@ def test_a_hundred_two_bet_games_take_pages_of_their_size():
         rec.add(g)
     gc.collect()
     need = RC.CAPACITY * (2 + 64)
-    # sized at the first game for a hundred like it, in 512-byte pages
+    # the pages they need, 512 bytes each
     assert len(rec._ring) == (need + 511) // 512
     if _MP:
         # the pages (each an object too), the page list, the slot table and

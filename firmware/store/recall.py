@@ -23,10 +23,9 @@ VOIDED = const(1)
 NO_ACTION = const(0)
 _HEAD_SIZE = const(42)      # struct.calcsize(_HEAD)
 _MAX_GAME = const(306)      # _HEAD_SIZE + _MAX_BETS * struct.calcsize(_BET)
-# The ring grows when a game does not fit, by whole pages inserted where it
-# is free: to room for the games it holds and, for each slot still free, one
-# more game the size of this one (a hundred games of a full layout: 30.8 KB).
-# It keeps its size after (the journal reserves the largest snapshot anyway).
+# The ring grows when a game does not fit, by the pages it needs, inserted
+# where it is free (a hundred games of a full layout: 30.8 KB). It keeps its
+# size after (the journal reserves the largest snapshot anyway).
 _PAGE = const(512)
 _SHIFT = const(9)           # _PAGE == 1 << _SHIFT
 _MASK = const(511)
@@ -121,7 +120,7 @@ class Recall:
             self._n -= 1
         n = 2 + len(data)
         if (len(self._ring) << _SHIFT) - self._count < n:
-            self._grow(self._count + n * (CAPACITY - self._n))
+            self._grow(self._count + n)
         pages = self._ring
         size = len(pages) << _SHIFT
         p = (self._from + self._count) % size
