@@ -367,12 +367,18 @@ class Board:
         self.sas = None
         self.logic_door = MockSwitch(self.clock, 0)    # 1 = open
         self.cashbox_door = MockSwitch(self.clock, 0)  # 1 = open
+        # the SAS port without the rarer options' module: a SAS session
+        # would intern its names for nothing
+        sas = more.pop("sas", None)
         if flash or more:  # flash and the rarer options: their own module (hal/mock/extras.py)
             from hal.mock.extras import attach
             attach(self, flash, flash_size, **more)
         else:
             self.provision = Marker(None)
             self.flash = None
+        if sas:
+            from hal.mock.sasport import open_port
+            self.sas = open_port(sas)
 
     def urandom(self, n):
         """os.urandom's stand-in (the store's validation ID): seeded."""

@@ -1,14 +1,14 @@
 """The mock board's options that a plain session does not use, wired here so
 that their names and code stay off the heap of a board without them (the
 1,000-roll unix-port benchmark runs in a small heap, its journal on a file):
-the NOR flash in RAM or in a file, the technician port and the SAS port on
-sockets, the SAS loop port, the terminal and keyboard of tools/sim, the
-money log and the escrow validator. The options are documented on
+the NOR flash in RAM or in a file, the technician port on a socket, the
+terminal and keyboard of tools/sim, the money log and the escrow validator
+(the SAS port is wired by the board itself). The options are documented on
 hal.mock.board.Board."""
 from hal.marker import Marker
 
 
-def attach(b, flash, flash_size, flash_path=None, serial=None, sas=None, keyboard=False,
+def attach(b, flash, flash_size, flash_path=None, serial=None, keyboard=False,
            terminal=False, money_log=None, escrow=False):
     b.flash = None
     if flash:
@@ -27,10 +27,6 @@ def attach(b, flash, flash_size, flash_path=None, serial=None, sas=None, keyboar
         from hal.mock.serial import SocketSerial
 
         b.serial = SocketSerial(serial)
-    if sas:
-        from hal.mock.sasport import open_port
-
-        b.sas = open_port(sas)
     if terminal:
         from hal.mock.keys import draw_display
 
