@@ -21,11 +21,16 @@ def civil(t):
     return y, m, d, hh, mm, ss
 
 
-def unix(y, m, d, hh=0, mm=0, ss=0):
-    """Seconds since 1970 UTC of a civil date and time (inverse of civil)."""
+def unix(y, m, d, *t):
+    """Seconds since 1970 UTC of a civil date and time (inverse of civil);
+    t: hours, minutes, seconds, each 0 when left out (one parameter name,
+    not three: the port interns each one for good)."""
+    s = 0
+    for i in range(3):
+        s = s * 60 + (t[i] if i < len(t) else 0)
     y -= m <= 2
     era = y // 400
     yoe = y - era * 400
     doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return (era * 146097 + doe - 719468) * 86400 + hh * 3600 + mm * 60 + ss
+    return (era * 146097 + doe - 719468) * 86400 + s
