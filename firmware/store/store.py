@@ -85,6 +85,7 @@ class Store:
             self.reason = "boot: %s %s" % (type(e).__name__, e)
         if status == CRITICAL or self.critical:
             self.journal.release()
+            forget("firmware.store.jmount")
             self.critical = True
             self.status = CRITICAL
             if not self.reason:
@@ -117,8 +118,9 @@ class Store:
             self.reason = "journal: records do not replay"
             return CRITICAL
         # Replay is over: free the read buffers before the first snapshot
-        # is encoded, so it can use their 8 KB.
+        # is encoded, so it can use their 8 KB (and the start-up's code).
         self.journal.release()
+        forget("firmware.store.jmount")
         if status == EMPTY:
             # No snapshot yet (blank region, or only records since a RAM
             # clear): take one now so later boots start from it.
@@ -148,11 +150,12 @@ class Store:
             self.lock(now, LK_DOUBT, led.ticket)
 
     def _blank(self):
+        from firmware.store.jmount import _FF  # held by the journal since mount()
         buf = bytearray(256)  # a page at a time: no 4 KB block needed at boot
         for n in range(self.dev.ioctl(4, 0)):
             for off in range(0, 4096, 256):
                 self.dev.readblocks(n, buf, off)
-                if buf != J._FF:
+                if buf != _FF:
                     return False
         return True
 
