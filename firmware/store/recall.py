@@ -8,8 +8,10 @@ The games are kept in one ring of bytes, each as the snapshot stores it
 (its length, then the game), so a snapshot copies the ring as it is. As a
 bytes object each, a one-bet game (53 bytes) took 96 bytes of the 64-bit
 port's heap and a list slot, and every snapshot made a length object per
-game. The ring is made of 512-byte pages, never one block: after a long
-replay a board's heap has room but no big piece of it (issue 10).
+game. The ring is made of 256-byte pages, never one block: after a long
+replay a board's heap has room but no big piece of it (issue 10), and a
+full one has small holes (the unix bench at its smallest heap found no
+512-byte hole for a page).
 """
 import struct
 from array import array
@@ -26,9 +28,9 @@ _MAX_GAME = const(306)      # _HEAD_SIZE + _MAX_BETS * struct.calcsize(_BET)
 # The ring grows when a game does not fit, by the pages it needs, inserted
 # where it is free (a hundred games of a full layout: 30.8 KB). It keeps its
 # size after (the journal reserves the largest snapshot anyway).
-_PAGE = const(512)
-_SHIFT = const(9)           # _PAGE == 1 << _SHIFT
-_MASK = const(511)
+_PAGE = const(256)
+_SHIFT = const(8)           # _PAGE == 1 << _SHIFT
+_MASK = const(255)
 
 
 def encode_game(number, time, d1, d2, before, after, rerolls, flags,
