@@ -29,15 +29,9 @@ from firmware import timefmt  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADDR = 1
 
-
-def kermit(data):
-    """CRC-16/KERMIT bit by bit (poly 0x1021 reflected = 0x8408, init 0)."""
-    crc = 0
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return crc
+# the bench's host-side CRC: bit by bit, independent of firmware/sas
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from bench_sas_host import kermit  # noqa: E402
 
 
 def with_crc(body):
