@@ -58,13 +58,16 @@ def watch(store, log):
 
 
 class SpyStore(Store):
-    """Keeps the state replay recovered, before the power-up settles what
-    the cut left in flight (pulses credited, a pending ticket locked)."""
+    """Keeps the state replay recovered: the state at the boot's first
+    commit (its power-up record), before the power-up settles what the cut
+    left in flight (pulses credited, a pending ticket locked). A critical
+    boot commits nothing and leaves it None."""
     recovered = None
 
-    def _settle_flight(self, now):
-        self.recovered = key(self.ledger)
-        Store._settle_flight(self, now)
+    def commit(self, payload):
+        if self.recovered is None:
+            self.recovered = key(self.ledger)
+        return Store.commit(self, payload)
 
 
 def start(seed, flash=None):

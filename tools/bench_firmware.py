@@ -8,7 +8,7 @@ writes the frames before the session and checks every answer after it)
     .venv/bin/python tools/bench_firmware.py --rp2 [--rolls 1000] [--variant frozen|mpy]
 
 This compiles firmware/, hal/ and the session driver (tools/bench_session.py,
-tools/bench_sas_line.py: the cabinet's SAS port) with mpy-cross (tools/mpyc.py)
+tools/bench_sas_line.py: the cabinet's SAS port, --sas: tools/bench_sas_timed.py) with mpy-cross (tools/mpyc.py)
 into a temp dir and runs the driver
 there under `micropython -X heapsize=HEAP -m bench_session`: the heap holds
 the firmware and that small driver, not this tool's source (compiled on the
@@ -36,7 +36,7 @@ import mpyc
 
 
 # the MicroPython side: the session driver and the SAS line it loads with --sas
-SESSION = ("bench_session", "bench_sas_line")
+SESSION = ("bench_session", "bench_report", "bench_sas_line", "bench_sas_timed")
 
 
 # ---------------------------------------------------------------- host side

@@ -5,7 +5,7 @@ and runs it on the unix port (`micropython -X heapsize=HEAP -m bench_session
 ROLLS FLASH SAS [FRAMES LOG]` in the .mpy directory), so the heap figures are the
 firmware's plus this small driver's, not the bench tool's whole source
 compiled on the port. With --sas / --sas-plain the cabinet's SAS port is
-tools/bench_sas_line.py; the casino system's side, which polls it and checks
+tools/bench_sas_line.py (--sas: tools/bench_sas_timed.py); the casino system's side, which polls it and checks
 its answers, is CPython's (tools/bench_sas_host.py), not in this heap.
 """
 import sys
@@ -93,10 +93,13 @@ def main(rolls, path, sas=0):
     own_bytes = 0
     if sas:
         # the cabinet's SAS port; the host is the CPython bench (tools/bench_sas_host.py)
-        import bench_sas_line as S
+        if sas == 1:
+            import bench_sas_timed as S
+        else:
+            import bench_sas_line as S
         gc.collect()
         m0 = gc.mem_alloc()
-        line = board.sas = S.Line(sys.argv[4], sys.argv[5], sas == 1)
+        line = board.sas = S.Line(sys.argv[4], sys.argv[5])
         gc.collect()
         own_bytes = gc.mem_alloc() - m0
     ctl = Controller(board)
@@ -107,7 +110,6 @@ def main(rolls, path, sas=0):
         gc.collect()
         own_bytes += gc.mem_alloc() - m0
         print("bench SAS line: %d B of heap (taken out of the figures below)" % own_bytes)
-    from firmware.cabinet import screens, render
     clock = board.clock
     g = ctl.game
     led = ctl.store.ledger
@@ -160,41 +162,16 @@ def main(rolls, path, sas=0):
     heap_end = gc.mem_alloc() - own_bytes
     # and at the end: past 1,260 names (n_qstr) the port allocates a 7th pool of ~15 KB
     micropython.qstr_info()
-    # now, while the collection above left room: the screen timing below
-    # leaves the heap of a 192K session too cut up for the file's buffer
     cpu = cpu_ms()
-    peak = micropython.mem_peak()
-    # screen build + redraw
-    now = clock.ticks_ms()
-    k = 200
-    t0 = time.ticks_us()
-    for _ in range(k):
-        lines, dice, inv = screens.build(ctl, now)
-    t_build = time.ticks_diff(time.ticks_us(), t0) / k
-    t0 = time.ticks_us()
-    for _ in range(k):
-        render.draw(board.display, lines, (3, 4), inv)
-        board.display.show()
-    t_draw = time.ticks_diff(time.ticks_us(), t0) / k
-    if sas == 1:
-        line.own(clock)         # after the figures: a long poll's own work, timed alone
-    if line is not None:
-        line.close()
-    m = led.meters
-    print("rolls %d, passes %d (10 ms each, %d s of cabinet time)" % (g.rolls, passes, fake_ms // 1000))
-    print("balance_check %d, games %d, cocked %d, total_in %d, wagered %d" % (
-        led.balance_check(), m.get("games"), m.get("cocked"), m.get("total_in"), m.get("wagered")))
-    print("heap: %d B after imports+board, %d B after boot" % (base, after_boot))
-    print("peak heap: micropython.mem_peak() %d B (unix port: counts every block ever"
-          " live incl. outside the GC heap); sampled max gc.mem_alloc() %d B" % (peak, high[0]))
-    print("heap after gc at roll 100: %d B, at roll %d: %d B (growth %d B)" % (
-        heap100 or 0, g.rolls, heap_end, heap_end - (heap100 or 0)))
-    print("session CPU time: %d ms" % cpu)
-    print("firmware time per game cycle: %.1f ms (%.1f us per 10 ms pass)" % (
-        t_total / 1000 / g.rolls, t_total / passes))
-    print("screen: build %.0f us, draw+show %.0f us" % (t_build, t_draw))
-    if line is not None:
-        # tick/serve swallow exceptions (a MemoryError too): a bench that hid one would lie
-        print("SAS errors: %d %s" % (ctl.sas.errors, ctl.sas.error))
+    # the figures are taken: the report's code loads only now
+    # (tools/bench_report.py), in the room of the session's game recall,
+    # which nothing after this reads (a heap at the session's smallest has
+    # no room for it else)
+    ctl.store.ledger.recall = type(ctl.store.ledger.recall)()
+    gc.collect()
+    import bench_report
+    bench_report.report(ctl, board, line, sas, passes, fake_ms, t_total, cpu, base,
+                        after_boot, high[0], heap100, heap_end)
+
 
 main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]))

@@ -220,3 +220,23 @@ def get(name, overrides=None):
                     lo, hi, mult = lim[kname]
                     p["limits"][k] = (lo * _CENTS, hi * _CENTS, mult * _CENTS)
     return p
+
+
+def configured(config):
+    """The profile the configuration names, with its odds multiple and bet
+    limits (firmware/store/config.py: 0 = the profile's own) applied."""
+    over = {}
+    if config["odds_mult"]:
+        over["odds_mult"] = config["odds_mult"]
+    if config["min_bet"] or config["max_bet"]:
+        base = limits(PROFILES[config["profile"]]["limits"])
+        lim = {}
+        for k in range(W.COUNT):
+            lo, hi, mult = base[k]
+            if config["min_bet"] and k not in W.ODDS_BASE:
+                lo = max(lo, config["min_bet"])
+            if config["max_bet"] and (hi or k not in W.ODDS_BASE):
+                hi = config["max_bet"]
+            lim[W.NAMES[k]] = (lo, hi, mult)
+        over["limits"] = lim
+    return get(config["profile"], over)

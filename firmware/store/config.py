@@ -3,6 +3,9 @@
 Each setting: (key, default, low, high, money) where `money` marks settings
 that would change the value of money already on the station, so they are
 refused while credits or bets are on it. Strings have low/high = max length.
+A setting's text is read by firmware/store/rare_records.py parse() (the boot
+and a setting change: play holds none of it), the configured profile built
+by firmware/rules/profiles.py configured().
 """
 CONFIG = (
     ("profile", "table", 1, 8, True),
@@ -39,47 +42,7 @@ def defaults():
     return {c[0]: c[1] for c in CONFIG}
 
 
-def parse(key, text):
-    """(ok, value) for a setting given as text; checks type and range."""
-    i = INDEX.get(key)
-    if i is None:
-        return False, "unknown setting"
-    name, default, low, high, money = CONFIG[i]
-    if isinstance(default, str):
-        if not 1 <= len(text) <= high or not all(32 < ord(ch) < 127 for ch in text):
-            return False, "1-%d printable characters" % high
-        return True, text
-    try:
-        value = int(text)
-    except ValueError:
-        return False, "a whole number"
-    if not low <= value <= high:
-        return False, "between %d and %d" % (low, high)
-    return True, value
-
-
 def pulse_cents(config, src):
     """Cents one validator (src 0) or coin (src 1) pulse is worth: pulses
     count machine credits of `credit_cents` each; play counts cents."""
     return config["coin_pulse" if src else "bill_pulse"] * config["credit_cents"]
-
-
-def profile_overrides(config):
-    """Engine overrides for the configured odds multiple and bet limits."""
-    from firmware.rules import profiles as P
-    from firmware.rules import wagers as W
-    over = {}
-    if config["odds_mult"]:
-        over["odds_mult"] = config["odds_mult"]
-    if config["min_bet"] or config["max_bet"]:
-        base = P.limits(P.PROFILES[config["profile"]]["limits"])
-        lim = {}
-        for k in range(W.COUNT):
-            lo, hi, mult = base[k]
-            if config["min_bet"] and k not in W.ODDS_BASE:
-                lo = max(lo, config["min_bet"])
-            if config["max_bet"] and (hi or k not in W.ODDS_BASE):
-                hi = config["max_bet"]
-            lim[W.NAMES[k]] = (lo, hi, mult)
-        over["limits"] = lim
-    return over

@@ -172,7 +172,7 @@ def mount(j):
     j._reset_state()
     m = j.m
     for i in range(m):
-        j.ready[i] = False
+        j.ready[i] = 0
     sums = []
     j.nret = 0
     j.rlive = 0

@@ -6,6 +6,7 @@ See firmware/store/JOURNAL.md for the on-flash format and the reasoning.
 Usage after any exception from the device (power cut, OSError): call mount() again.
 """
 from micropython import const
+from array import array
 import struct
 from binascii import crc32
 
@@ -75,9 +76,11 @@ class Journal:
         self._m = None  # firmware/store/jmount.py while it is needed
         self._h = bytearray(_OVH)  # header + crc of the entry being written
         self._c = bytearray(_PAGE)
-        self.first = [0] * m
-        self.last = [0] * m
-        self.ready = [False] * m
+        # per logical sector: its first and last seq, erased and ready (an
+        # array and a bytearray: a third of the heap of lists of ints)
+        self.first = array("I", bytes(4 * m))
+        self.last = array("I", bytes(4 * m))
+        self.ready = bytearray(m)
         # per logical sector: 0, _WORN or _RETIRED (skipped by the ring; an
         # empty member of the live range when inside it)
         self.wear = bytearray(m)
@@ -195,7 +198,7 @@ class Journal:
             return  # keeps its mark
         self._erase(s)
         self._erase(self.m + s)
-        self.ready[s] = True
+        self.ready[s] = 1
 
     def _advance(self, count):
         """To the next sector, leaving `count` sectors free (the reserve)."""
@@ -217,7 +220,7 @@ class Journal:
             if not self.ready[n]:
                 self._prepare(n)
                 self.sync_erases += 2
-            self.ready[n] = False
+            self.ready[n] = 0
             self.off = 0
             return
 
@@ -235,7 +238,7 @@ class Journal:
             self._erase(phys)
             self.dev.writeblocks(phys, c, 0)
         self.wear[s] = _RETIRED
-        self.ready[s] = False
+        self.ready[s] = 0
         self.nret += 1
 
     def _found_worn(self, s, n):

@@ -15,7 +15,7 @@ from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE
-from firmware.store.recall import Recall, encode_game, VOIDED, NO_ACTION
+from firmware.store.recall import Recall, encode_game, NO_ACTION
 
 BETTING = const(0)
 CLOSED = const(1)       # bets closed; the dice are (re)shaken until a result
@@ -31,7 +31,7 @@ LK_DOUBT = const(7)     # power-up with a ticket pending: printed or not?
 LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER FAULT",
               "DEVICE FAULT", "TICKET IN DOUBT")
 
-_BAD_RECORD = const(-1)
+BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
 SNAP_VERSION = const(2)
@@ -55,11 +55,10 @@ CASHBOX_DOOR = const(8) # cash box door open
 NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
-_CONFIG_HISTORY = const(32)
 _MICROPYTHON = sys.implementation.name == "micropython"
 
 
-def _profiles():
+def profile_documents():
     """The profile documents, for the moment a profile is built or a name
     checked: they are ~10 KB of heap that play does not need (the built
     profile keeps what it uses), so the module is let go straight away."""
@@ -104,12 +103,10 @@ class Ledger:
         self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
         self.val_seq = 0        # validation sequence number of the newest ticket
         self.ticket_last = 0    # validation number of the newest printed ticket (SAS 4D)
+        self.replaying = False  # the boot's replay: rare_records stays loaded until its end
 
     def _profile(self):
-        # overrides first: they import the documents too, and _profiles()
-        # then lets go of that one copy
-        over = C.profile_overrides(self.config)
-        return _profiles().get(self.config["profile"], over)
+        return profile_documents().configured(self.config)
 
     # ---- what the controller asks --------------------------------------
     def suspended(self):
@@ -147,9 +144,17 @@ class Ledger:
     def apply(self, payload):
         rec = T.unpack(payload)
         if rec is None:
-            return _BAD_RECORD
+            return BAD_RECORD
         rtype, time, fields, tail = rec
-        return _APPLY[rtype](self, time, fields, tail)
+        fn = _APPLY.get(rtype)
+        if fn is None:
+            # a record play seldom writes (T.unpack knows every type): its
+            # code is off the heap until one comes (the replay keeps it)
+            from firmware.store import rare_records
+            fn = rare_records.APPLY[rtype]
+            if not self.replaying:
+                forget("firmware.store.rare_records")
+        return fn(self, time, fields, tail)
 
     def _credit(self, time, f, data):
         source, amount = f
@@ -291,37 +296,6 @@ class Ledger:
         self.cocked_run = 0
         self.stuck_run = 0
 
-    def _void(self, time, f, data):
-        if self.phase != CLOSED:
-            return R.BETS_CLOSED
-        before = self.table.credits
-        returned = self.table.return_fresh()
-        self.meters.add("returned", self.table.credits - before)
-        self.meters.add("voided")
-        self.game_no += 1
-        bets = [(k, n, res, a, p) for k, n, a, res, p, v, d, u in returned]
-        self.recall.add(encode_game(self.game_no, time, 0, 0, self.table.point,
-                                    self.table.point, self.rerolls, VOIDED,
-                                    self.credits_at_close, self.table.credits, bets))
-        self.events.log(time, E.VOID, f[0])
-        self.last_game = list(returned)
-        self._end_game()
-        return R.OK
-
-    def _reroll(self, time, f, data):
-        if self.phase != CLOSED:
-            return R.BETS_CLOSED
-        why = f[0]
-        self.rerolls += 1
-        if why == E.COCKED:
-            self.cocked_run += 1
-            self.meters.add("cocked")
-        else:
-            self.stuck_run += 1
-            self.meters.add("stuck")
-        self.events.log(time, why, self.rerolls)
-        return R.OK
-
     def _pulses(self, time, f, data):
         source, count = f
         if source not in (T.SRC_BILL, T.SRC_COIN):
@@ -359,7 +333,7 @@ class Ledger:
                 self.val_seq = (self.val_seq + 1) & 0xFFFFFF  # SAS validation sequence
             return code
         if step != T.TK_PRINTED and step != T.TK_HANDPAID:
-            return _BAD_RECORD
+            return BAD_RECORD
         if not self.ticket or number != self.ticket_no:
             return R.NO_BET  # not the ticket in doubt
         amount = self.ticket
@@ -410,119 +384,11 @@ class Ledger:
         self.lock_arg = arg
         self.events.log(time, event, arg)
 
-    def _reset(self, time, f, data):
-        if not self.lock:
-            return R.NO_BET
-        if self.ticket:
-            return R.LOCKED  # only a reprint or a handpay settles a ticket in doubt
-        was = self.lock
-        self.lock = LK_NONE
-        self.lock_arg = 0
-        self.cocked_run = 0
-        self.stuck_run = 0
-        self.events.log(time, E.HANDPAY_RESET if was in (LK_HANDPAY, LK_JACKPOT) else E.FAULT_CLEAR, was)
-        return R.OK
-
-    def _lock(self, time, f, data):
-        code, arg = f
-        if not 0 < code < len(LOCK_NAMES):
-            return _BAD_RECORD
-        event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
-                 LK_PRINTER: E.PRINTER_FAULT, LK_DEVICE: E.DEVICE_FAULT,
-                 LK_DOUBT: E.TICKET_DOUBT}.get(code, E.MALFUNCTION)
-        if code == LK_DOUBT:
-            self.meters.add("tickets_doubt")
-        self._set_lock(time, code, arg, event)
-        return R.OK
-
-    def _event(self, time, f, data):
-        code, arg = f
-        m = self.meters
-        if code == E.DOOR_OPEN:
-            self.door_open = True
-            m.add("door_opens")
-        elif code == E.DOOR_CLOSE:
-            self.door_open = False
-            m.set("games_door", 0)
-        elif code == E.TILT:
-            self.tilt = True
-            m.add("tilts")
-        elif code == E.TILT_CLEAR:
-            self.tilt = False
-        elif code == E.AUDIT_ON:
-            self.audit = True
-        elif code == E.AUDIT_OFF:
-            self.audit = False
-        elif code == E.CASHBOX_OPEN:
-            m.add("cashbox_opens")
-            m.set("cashbox", 0)   # the stacker is emptied: a drop
-            self.host |= CASHBOX_DOOR
-        elif code == E.RAM_CLEAR:
-            self.host |= NEED_PIN   # the default PIN is known to everybody
-        elif code == E.LOGIC_OPEN:
-            m.add("logic_opens")
-            self.host |= LOGIC_DOOR
-        elif code == E.HOST_OFF:
-            self.host |= arg & (HOST_OFF | BILLS_OFF)
-        elif code == E.HOST_ON:
-            self.host &= ~arg
-        elif code == E.LOGIC_CLOSE:
-            self.host &= ~LOGIC_DOOR
-        elif code == E.CASHBOX_CLOSE:
-            self.host &= ~CASHBOX_DOOR
-        elif not 0 < code < E.COUNT:
-            return _BAD_RECORD
-        self.events.log(time, code, arg)
-        return R.OK
-
-    def _config(self, time, f, data):
-        index = f[0]
-        if index >= len(C.CONFIG):
-            return _BAD_RECORD
-        key, default, low, high, money = C.CONFIG[index]
-        try:
-            text = data.decode()
-        except Exception:
-            return BAD_SETTING
-        ok, value = C.parse(key, text)
-        if not ok or (key == "profile" and value not in _profiles().PROFILES):
-            self.last_error = value if not ok else "unknown profile"
-            return BAD_SETTING
-        if money and self.money_on_table():
-            return MONEY_ON_TABLE
-        old = str(self.config[key])
-        self.config[key] = value
-        if key == "pin":
-            self.host &= ~NEED_PIN
-        if key in ("profile", "odds_mult", "min_bet", "max_bet"):
-            state = self.table.encode()
-            self.table = Table(self._profile())
-            self.table.load(state)
-        self.conf_history.append((time, index, old, text))
-        if len(self.conf_history) > _CONFIG_HISTORY:
-            self.conf_history.pop(0)
-        self.events.log(time, E.CONFIG, index)
-        return R.OK
-
     def _sas_ack(self, time, f, data):
         n = f[0]
         if n < self.sas_ack or n > self.events.total:
-            return _BAD_RECORD
+            return BAD_RECORD
         self.sas_ack = n
-        return R.OK
-
-    def _valid_id(self, time, f, data):
-        vid, seq = f
-        if not (0 <= vid < 1 << 24 and 0 <= seq < 1 << 24):
-            return _BAD_RECORD
-        self.val_id = vid
-        self.val_seq = seq
-        return R.OK
-
-    def _power(self, time, f, data):
-        self.meters.add("power_ups")
-        self.meters.set("games_power", 0)
-        self.events.log(time, E.POWER_UP)
         return R.OK
 
     # ---- snapshot ------------------------------------------------------
@@ -558,10 +424,7 @@ class Ledger:
 _APPLY = {
     T.CREDIT: Ledger._credit, T.BET: Ledger._bet, T.REMOVE: Ledger._remove,
     T.WORKING: Ledger._working, T.CLEAR: Ledger._clear, T.CLOSE: Ledger._close,
-    T.ROLL: Ledger._roll, T.VOID: Ledger._void, T.REROLL: Ledger._reroll,
-    T.CASHOUT: Ledger._cashout, T.RESET: Ledger._reset, T.EVENT: Ledger._event,
-    T.CONFIG: Ledger._config, T.LOCK: Ledger._lock, T.POWER: Ledger._power,
-    T.TICKET: Ledger._ticket, T.PULSES: Ledger._pulses,
-    T.SAS_ACK: Ledger._sas_ack, T.VALID_ID: Ledger._valid_id, T.ESCROW: Ledger._escrow,
-}
+    T.ROLL: Ledger._roll, T.CASHOUT: Ledger._cashout, T.TICKET: Ledger._ticket,
+    T.PULSES: Ledger._pulses, T.SAS_ACK: Ledger._sas_ack, T.ESCROW: Ledger._escrow,
+}   # the other types: firmware/store/rare_records.py
 

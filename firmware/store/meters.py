@@ -14,9 +14,8 @@ BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # dollars per note, by bill meter slot
 # screen (16), group (m money, p play, c count). A string, not a tuple of
 # tuples: as constants those are ~4 KB of small objects on the heap for
 # screens only the technician sees. Per-wager meters follow these.
-_ROW = const(31)
-_KEY = const(14)
-_GROUPS = {"m": "money", "p": "play", "c": "count"}
+ROW = const(31)         # a packed row: key, label, group letter
+KEY = const(14)
 _BASE = (
     "bills_in      Bills in        m"
     "coins_in      Coins in        m"
@@ -53,17 +52,12 @@ _LATER = (
     "cashbox_opens Cash box opens  c"
     "cashbox       In cash box     m"
 )
-BILLS_BASE = len(_BASE) // _ROW
+BILLS_BASE = len(_BASE) // ROW
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)
 WON_BASE = BET_BASE + W.COUNT
 LATER_BASE = WON_BASE + W.COUNT
-COUNT = LATER_BASE + len(_LATER) // _ROW
+COUNT = LATER_BASE + len(_LATER) // ROW
 _SIZE = const(8)
-
-
-def _row(text, i):
-    r = text[i * _ROW:(i + 1) * _ROW]
-    return (r[:_KEY].rstrip(), r[_KEY:_ROW - 1].rstrip(), _GROUPS[r[_ROW - 1]])
 
 
 def _find(text, key):
@@ -71,34 +65,20 @@ def _find(text, key):
     a key on every bet)."""
     pos = text.find(key)
     while pos >= 0:
-        if not pos % _ROW and text.startswith(" ", pos + len(key)):
-            return pos // _ROW
+        if not pos % ROW and text.startswith(" ", pos + len(key)):
+            return pos // ROW
         pos = text.find(key, pos + 1)
     return -1
 
 
-def meter(i):
-    """(key, label, group) of meter i. Bill and per-wager entries are made on
-    demand: kept as a table they would hold ~100 strings on the heap."""
-    if i < BILLS_BASE:
-        return _row(_BASE, i)
-    if i >= LATER_BASE:
-        return _row(_LATER, i - LATER_BASE)
-    if i < BET_BASE:
-        d = BILL_DENOMS[i - BILLS_BASE]
-        return ("bills_%d" % d, "Bills $%d" % d, "bills")
-    if i < WON_BASE:
-        n = W.NAMES[i - BET_BASE]
-        return ("bet_" + n, "Bet " + n[:11], "wager")
-    n = W.NAMES[i - WON_BASE]
-    return ("won_" + n, "Won " + n[:11], "wager")
-
-
-def is_money(i):
-    """True for a meter that counts cents (shown as dollars.cents): the money
-    and play groups but the rounding meters, and the per-wager meters."""
-    key, label, group = meter(i)
-    return group in ("money", "play", "wager") and not key.startswith("round_")
+def __getattr__(name):
+    # the audit side's views (meter(), is_money(), METERS and INDEX) are in
+    # firmware/store/meter_rows.py, loaded when one is first asked for:
+    # play meters by key and number only
+    if name in ("meter", "is_money", "METERS", "INDEX"):
+        from firmware.store import meter_rows
+        return getattr(meter_rows, name)
+    raise AttributeError(name)
 
 
 def index(key):
@@ -119,31 +99,6 @@ def index(key):
             if k >= 0:
                 return base + k
     return None
-
-
-class _Table:
-    """METERS[i] and INDEX[key] / INDEX.get(key) over meter() and index()."""
-
-    def __len__(self):
-        return COUNT
-
-    def __getitem__(self, i):
-        if isinstance(i, str):
-            n = index(i)
-            if n is None:
-                raise KeyError(i)
-            return n
-        if not 0 <= i < COUNT:
-            raise IndexError(i)
-        return meter(i)
-
-    def get(self, key, default=None):
-        i = index(key)
-        return default if i is None else i
-
-
-METERS = _Table()
-INDEX = METERS
 
 
 class Meters:

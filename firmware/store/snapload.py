@@ -14,6 +14,7 @@ from firmware.rules import reasons as R
 from firmware.rules.table import Table
 from firmware.store import config as C
 from firmware.store import ledger as L
+from firmware.store.rare_records import parse   # (the replay loads it too)
 
 _BAD = const(-1)
 
@@ -68,7 +69,7 @@ def _load(led, rd):
     config = C.defaults()
     for line in cfg.decode().split("\n"):
         key, _, text = line.partition("=")
-        ok, value = C.parse(key, text)
+        ok, value = parse(key, text)
         if ok:
             config[key] = value
     led.config = config

@@ -13,7 +13,7 @@ from hal.lamps import Lamps
 from hal.prstatus import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
-from hal.mock.clock import FakeClock, RealClock
+from hal.mock.clock import FakeClock
 from hal.mock.display import MockDisplay
 from hal.mock.loopserial import LoopSerial
 from hal.mock.xorshift import Rng as _Xorshift
@@ -344,7 +344,11 @@ class Board:
 
             seed = random.getrandbits(30)
         self.seed = seed
-        self.clock = FakeClock() if fake_clock else RealClock()
+        if fake_clock:
+            self.clock = FakeClock()
+        else:
+            from hal.mock.realclock import RealClock
+            self.clock = RealClock()
         self._secret = _Xorshift(seed ^ 0x5EC2E7)  # urandom(): seeded, so tests repeat
         self.dome = Dome(self.clock, Rng(seed), cocked_permille, flicker_permille,
                          stuck_permille, settle_ms, faces)

@@ -1,5 +1,6 @@
-"""Host clocks: FakeClock (tests advance it) and RealClock (interactive runs)."""
-import time
+"""Host clock for tests and benchmarks: FakeClock, moved by advance(). The
+interactive runs' RealClock is hal/mock/realclock.py (a session on the fake
+clock does not load it)."""
 from micropython import const
 
 from hal.ticks import TICKS_PERIOD, ticks_add, ticks_diff
@@ -35,34 +36,3 @@ class FakeClock:
 
     def set_time(self, t):
         self.start_s += t - self.now()
-
-
-class RealClock:
-    valid = True
-
-    ticks_diff = staticmethod(ticks_diff)
-    ticks_add = staticmethod(ticks_add)
-
-    def __init__(self):
-        self.set_by_host = True
-        tm = getattr(time, "ticks_ms", None)
-        if tm is None:
-            mono = getattr(time, "monotonic")
-            self._tm = lambda: int(mono() * 1000) % TICKS_PERIOD
-        else:
-            self._tm = tm
-
-    def ticks_ms(self):
-        return self._tm()
-
-    def sleep_ms(self, ms):
-        time.sleep(ms / 1000)
-
-    def now(self):
-        return int(time.time()) + self._offset
-
-    _offset = 0
-
-    def set_time(self, t):
-        """The simulator's wall clock follows the host's, shifted."""
-        self._offset = t - int(time.time())
