@@ -153,3 +153,19 @@ def test_a_hundred_two_bet_games_take_pages_of_their_size():
     rec.add(game(rng, 100, 2))
     assert len(rec) == RC.CAPACITY and len(rec._ring) == len(pages)
     assert all(a is b for a, b in zip(rec._ring, pages))
+
+
+def test_reserve_holds_a_hundred_one_bet_games_without_growing():
+    """The cabinet's boot takes the pages a full recall of one-bet games
+    needs (firmware/cabinet/wiring.py): play then adds none for them."""
+    rec = RC.Recall()
+    rec.reserve()
+    pages = len(rec._ring)
+    assert pages * 256 >= 100 * (2 + 42 + 11) and pages * 256 < 100 * 55 + 256
+    rng = Rng(7)
+    for i in range(150):
+        rec.add(game(rng, i + 1, 1))
+    assert len(rec._ring) == pages, (len(rec._ring), pages)
+    assert len(rec) == 100 and rec.get(0)["game"] == 150
+    rec.reserve()       # a second call takes nothing more
+    assert len(rec._ring) == pages

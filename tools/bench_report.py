@@ -3,6 +3,12 @@ own work (--sas) and the printed figures. bench_session imports this once
 the heap figures are taken, so the session's heap does not hold its code."""
 import time
 import micropython
+from micropython import const
+
+_OWN = const(3)          # record kind of a long poll's own work (bench_sas_host.py)
+_OWN_POLLS = const(200)  # long polls timed alone after the session (0F and 1C)
+_NEXT = const(0)         # bench_sas_line.py's state slots
+_KIND = const(14)        # bench_sas_timed.py's
 
 
 def report(ctl, board, line, sas, passes, fake_ms, t_total, cpu, base, after_boot,
@@ -25,7 +31,7 @@ def report(ctl, board, line, sas, passes, fake_ms, t_total, cpu, base, after_boo
         board.display.show()
     t_draw = time.ticks_diff(time.ticks_us(), t0) / k
     if sas == 1:
-        line.own(clock)         # after the figures: a long poll's own work, timed alone
+        own(ctl, line, clock)   # after the figures: a long poll's own work, timed alone
     if line is not None:
         line.close()
     m = led.meters
@@ -44,3 +50,15 @@ def report(ctl, board, line, sas, passes, fake_ms, t_total, cpu, base, after_boo
     if line is not None:
         # tick/serve swallow exceptions (a MemoryError too): a bench that hid one would lie
         print("SAS errors: %d %s" % (ctl.sas.errors, ctl.sas.error))
+
+
+def own(ctl, line, clock):
+    """--sas, after the session: a long poll's own work, timed alone: a tick
+    of the SAS task with 1C or 0F on the line, to the answer's first byte
+    (parse, meters, BCD, CRC)."""
+    s = line.s
+    s[_KIND] = _OWN
+    for i in range(_OWN_POLLS):
+        s[_NEXT] = 3 if i % 2 else 2
+        line.land()
+        ctl.sas.tick(clock.ticks_ms())

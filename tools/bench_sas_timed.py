@@ -12,8 +12,6 @@ import time
 from micropython import const
 import bench_sas_line as P
 
-_OWN = const(3)          # record kind of a long poll's own work (bench_sas_host.py)
-_OWN_POLLS = const(200)  # long polls timed alone after the session (0F and 1C)
 # microsecond stamps kept in the state array (64-bit items) are taken modulo
 # 2**30 and subtracted here: time.ticks_diff() reads its arguments as small
 # ints, which an array's 64-bit items are not
@@ -29,7 +27,7 @@ _ACC = const(10)         # firmware time since the poll landed, before this step
 _BUS = const(11)         # modelled I2C display time since the poll landed
 _WSEG = const(12)        # run delay at _SEG
 _DIST = const(13)        # 1: the host OS ran another process meanwhile
-_KIND = const(14)        # record kind of the answers (ANSWER, then _OWN)
+_KIND = const(14)        # record kind of the answers (ANSWER, then OWN: bench_report.py)
 
 
 class Line(P.Line):
@@ -131,14 +129,3 @@ class Line(P.Line):
             s[_T0] = -1
         self.answer(s[_KIND], t, s[_BUS], s[_DIST], data)
         return len(data)
-
-    def own(self, clock):
-        """After the session: a long poll's own work, timed alone: a tick of
-        the SAS task with 1C or 0F on the line, to the answer's first byte
-        (parse, meters, BCD, CRC)."""
-        s = self.s
-        s[_KIND] = _OWN
-        for i in range(_OWN_POLLS):
-            s[_NEXT] = 3 if i % 2 else 2
-            self.land()
-            self.ctl.sas.tick(clock.ticks_ms())

@@ -39,14 +39,12 @@ _load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.rea
        "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
        "firmware.store.store", "hal.buttons"))
 from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
-from hal.prstatus import FAULT
 from hal import buttons as B
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import config as C
 from firmware.store import ledger as L
-from firmware.store.store import Store
 
 MoneyIn = BILL = COIN = GAP_MS = Game = BETTING = Player = message = screens = render = None
 
@@ -127,80 +125,11 @@ def _devfault():
 
 class Controller:
     def __init__(self, board, store=None, profile=None, audit=True):
-        self.board = board
-        self.clock = board.clock
-        now = self.clock.ticks_ms()
-        if store is None:
-            store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None),
-                          getattr(board, "urandom", None))
-        self.store = store
-        board.money.inhibit(True)  # until the state is known
-        self.boot_status = self.store.boot(self.now_s())
-        if self.store.critical:
-            print("CRITICAL", self.store.reason)  # the console log; the screen locks
-        _play_side()    # after the boot: its peak is not on top of them
-        if not getattr(self.clock, "valid", True) and not self.store.critical:
-            self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
-        self.profile_refused = ""  # why a requested profile was not taken
-        if profile and not self.store.critical and \
-                self.store.ledger.config["profile"] != profile:
-            code = self.store.set_config(self.now_s(), "profile", profile)
-            if code != R.OK:
-                self.profile_refused = "NO PROFILE %s\n%s" % (
-                    profile[:6], "MONEY ON STATION" if code == L.MONEY_ON_TABLE
-                    else "UNKNOWN PROFILE")
-        self.money = MoneyIn(board.money, now)
-        self.game = Game(self.store, board, now)
-        self.player = Player()
-        self.player.fix_selection(self.store.ledger.table, self.store.ledger.table.p)
-        self.history = []
-        self._load_history()
-        self.audit_mode = False
-        self.menu = None
-        self.audit = audit
-        self.readout = None        # made when the first read-out byte arrives
-        self._rx = bytearray(64)
-        self._msg = ""
-        self._msg_until = now
-        self._deferred = []        # keys pressed while a result must stay up
-        self._last_input = now
-        self._last_refresh = now
-        self._rolls_seen = self.game.rolls
-        self._erasing = False
-        self.erases = 0
-        self.lines = None          # text on the display now
-        self.dice = None
-        self.redraws = 0
-        self.dirty = True
-        self.credits_in = 0        # credited this power cycle (tests)
-        self.faults = []           # hal.faults codes of devices that do not answer
-        self.inputs_dead = self.display_dead = self.no_journal = False
-        self.menu_module = "firmware.audit.menu"
-        self.readout_module = "firmware.audit.readout"
-        self.audit_error = ""      # why the full menu or read-out could not be loaded
-        self._basic = None         # the basic audit module, kept from boot where it fits
-        self._poll_faults(now)
-        try:
-            dead = board.printer.status() == FAULT
-        except OSError:
-            dead = True
-        if dead:
-            _devfault().printer(self, now)
-        # SAS only with a SAS port: without one its code never loads
-        self.sas = None
-        if getattr(board, "sas", None) is not None:
-            from firmware.sas.machine import start
-            self.sas = start(self)
-        # the room is measured once SAS is in: measured before, SAS's code
-        # and names took what was counted free (a --sas session at 248K
-        # kept the basic audit and then ran out)
-        if audit and _room():
-            svc = _service()
-            if svc is not None:
-                svc.basic_import(self)
-        self._update_inhibit()
-        if self.profile_refused:
-            self.say(self.profile_refused, now, 10000)
+        # boots the store and wires the board (firmware/cabinet/wiring.py):
+        # run once, so its code is let go after
+        from firmware.cabinet import wiring
+        forget("firmware.cabinet.wiring")
+        wiring.init(self, board, store, profile, audit)
 
     # ---- small helpers ---------------------------------------------------
     def now_s(self):

@@ -19,7 +19,6 @@ attributes and handlers here reuse names the firmware interns anyway
 ROM signature, `armed` an unread ticket...), the exception codes are private
 constants and the tables below are constants too (no names at all).
 """
-import array
 from micropython import const
 from firmware.sas import wire
 from firmware.sas import meters
@@ -27,6 +26,7 @@ from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
 from firmware import timefmt
+from firmware import forget
 
 _QCAP = const(32)          # exception FIFO (the spec asks for at least 20)
 _RX = const(64)
@@ -124,38 +124,10 @@ def start(ctl):
 
 class Sas:
     def __init__(self, ctl):
-        self.ctl = ctl
-        self.port = ctl.board.sas
-        led = ctl.store.ledger
-        self.frames = wire.Framer(led.config["sas_address"])   # the receive framer
-        self._rx = bytearray(_RX)
-        self.flags = bytearray(_RX)         # the ninth (wakeup) bit of each byte read
-        self.buf = bytearray(48)            # the answer being built
-        self._queue = bytearray(_QCAP)      # exception codes, FIFO ring
-        self.numbers = array.array("i", [0] * _QCAP)   # their event numbers (0 = volatile)
-        self.first = 0                      # the oldest entry
-        self.size = 0
-        self.seen = led.sas_ack             # newest event number queued
-        self.last = led.sas_ack             # newest event number acknowledged
-        self._since = 0                     # when that was last journalled (ms)
-        self._tag = _SENT_NONE              # what the last general poll got, until acknowledged
-        self.repeat = 0                     # times it was sent
-        self.full = False                   # the queue overflowed: 70 goes first
-        self._count = 0                     # polls to other addresses seen
-        self.kind = 0                       # kind of the previous message for us
-        # a game in progress at power-up (it is replayed or voided) is
-        # reported as started again, so its 7F never comes without a 7E
-        self.phase = -1
-        self.game_no = led.game_no
-        self.digest = None                  # the ROM signature being computed (commands.py)
-        self.ready = -1                     # finished ROM signature waiting for a general poll
-        self.armed = False                  # a ticket printed that 4D 00 has not read
-        self.count = 0                      # polls answered
-        self.refused = 0                    # frames for us dropped (bad CRC or data)
-        # long poll 54's serial number, read once (firmware/version.py, not
-        # ctl.identity(): that loads the audit side's service module)
-        from firmware.version import serial
-        self.serial = serial(ctl.board)[:40].encode()
+        # run once (firmware/sas/begin.py), so its code is let go after
+        from firmware.sas import begin
+        forget("firmware.sas.begin")
+        begin.init(self, ctl, _RX, _QCAP, _SENT_NONE)
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):

@@ -1,13 +1,15 @@
-"""The journal's start-up (firmware/store/journal.py): mount (the merged scan
-of both copies, the chain, the repairs) and the boot's reads (the snapshot's
-chunks, the records after it). Journal holds this module from mount() until
-release(), and the store lets it go after the boot: play does not carry its
+"""The journal's start-up (firmware/store/journal.py): construction (its
+geometry and per-sector state), mount (the merged scan of both copies, the
+chain, the repairs) and the boot's reads (the snapshot's chunks, the records
+after it). Journal holds this module from its construction until release(),
+and the store lets it go after the boot: play does not carry its
 code (about half of the journal's). Functions of the Journal `j`; JOURNAL.md
 has the format and the reasoning.
 """
 from micropython import const
 import struct
 from binascii import crc32
+from array import array
 from firmware.store.journal import (OK, REPAIRED, EMPTY, CRITICAL, T_REC, T_SNAPC, T_SNAPE,
                                     T_FMT, JournalCorrupt, _MARK)
 
@@ -18,6 +20,7 @@ _HDR = const(8)
 _OVH = const(12)
 _MAXP = const(2036)
 _RETIRED = const(2)
+_K_AHEAD = const(2)
 
 # summary slots (one small list per logical sector, mount only)
 _S_FIRST = const(0)
@@ -35,6 +38,48 @@ _S_BTYPE = const(11)
 _S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
 _S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
 _S_RET = const(14)  # retired: a worn sector, marked (see _retire)
+
+
+def init(j, dev, count, max_snapshot, max_entries):
+    """Journal(dev, count, max_snapshot, max_entries): the geometry and the
+    per-sector state, before mount()."""
+    if dev.ioctl(5, 0) != _SEC:
+        raise ValueError("block size must be 4096")
+    if count is None:
+        count = dev.ioctl(4, 0)
+    j.dev = dev
+    j.m = m = count // 2  # logical sectors; copy B at +m
+    if m < 2:
+        raise ValueError("need at least 4 blocks")
+    # sectors a snapshot of max_snapshot bytes needs (2 chunks per sector)
+    j._hard = (max_snapshot + 24 + 4071) // 4072 + 1
+    j._soft = j._hard + 1 + (_K_AHEAD if m > 8 else 0)
+    if j._hard + 1 > m:
+        raise ValueError("region too small for max_snapshot")
+    j.max_entries = max_entries
+    # Sector buffers for reading both copies: only mount, repair and
+    # replay need them, so they exist from mount() until release().
+    j._a = None
+    j._b = None
+    j._h = bytearray(_OVH)  # header + crc of the entry being written
+    j._c = bytearray(_PAGE)
+    # per logical sector: its first and last seq, erased and ready (an
+    # array and a bytearray: a third of the heap of lists of ints)
+    j.first = array("I", bytes(4 * m))
+    j.last = array("I", bytes(4 * m))
+    j.ready = bytearray(m)
+    # per logical sector: 0, _WORN or _RETIRED (skipped by the ring; an
+    # empty member of the live range when inside it)
+    j.wear = bytearray(m)
+    j.nret = 0  # retired sectors
+    j.rlive = 0  # retired sectors inside the live range
+    j.worn_log = []  # physical sectors found worn, for the owner's log
+    j.sync_erases = 0
+    j.erase_ops = 0
+    j.repairs = 0
+    j.status = None
+    j.pause = None  # called after every erase (watchdog feed)
+    j._reset_state()
 
 
 def _parse(buf, off, last, commit=True):

@@ -55,44 +55,10 @@ def _put(page, p, start, src):
 
 class Journal:
     def __init__(self, dev, count=None, max_snapshot=24576, max_entries=0):
-        if dev.ioctl(5, 0) != _SEC:
-            raise ValueError("block size must be 4096")
-        if count is None:
-            count = dev.ioctl(4, 0)
-        self.dev = dev
-        self.m = m = count // 2  # logical sectors; copy B at +m
-        if m < 2:
-            raise ValueError("need at least 4 blocks")
-        # sectors a snapshot of max_snapshot bytes needs (2 chunks per sector)
-        self._hard = (max_snapshot + 24 + 4071) // 4072 + 1
-        self._soft = self._hard + 1 + (_K_AHEAD if m > 8 else 0)
-        if self._hard + 1 > m:
-            raise ValueError("region too small for max_snapshot")
-        self.max_entries = max_entries
-        # Sector buffers for reading both copies: only mount, repair and
-        # replay need them, so they exist from mount() until release().
-        self._a = None
-        self._b = None
-        self._m = None  # firmware/store/jmount.py while it is needed
-        self._h = bytearray(_OVH)  # header + crc of the entry being written
-        self._c = bytearray(_PAGE)
-        # per logical sector: its first and last seq, erased and ready (an
-        # array and a bytearray: a third of the heap of lists of ints)
-        self.first = array("I", bytes(4 * m))
-        self.last = array("I", bytes(4 * m))
-        self.ready = bytearray(m)
-        # per logical sector: 0, _WORN or _RETIRED (skipped by the ring; an
-        # empty member of the live range when inside it)
-        self.wear = bytearray(m)
-        self.nret = 0  # retired sectors
-        self.rlive = 0  # retired sectors inside the live range
-        self.worn_log = []  # physical sectors found worn, for the owner's log
-        self.sync_erases = 0
-        self.erase_ops = 0
-        self.repairs = 0
-        self.status = None
-        self.pause = None  # called after every erase (watchdog feed)
-        self._reset_state()
+        # construction is start-up too (firmware/store/jmount.py), held
+        # from here until release()
+        self._m = None
+        self._boot().init(self, dev, count, max_snapshot, max_entries)
 
     def _reset_state(self):
         m = self.m

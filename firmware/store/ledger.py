@@ -5,7 +5,6 @@ a record replayed after a power cut settles exactly as it did the first time.
 Pure: no clocks (times come in records), no I/O.
 """
 import gc
-import struct
 import sys
 from micropython import const
 from firmware.rules import reasons as R
@@ -34,6 +33,7 @@ LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER 
 BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
+NO_MEMORY = const(-4)   # a rare record's code could not be loaded: refused
 SNAP_VERSION = const(2)
 OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
 _MISC = "<BBBBBBBIQQI"
@@ -56,6 +56,28 @@ NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
 _MICROPYTHON = sys.implementation.name == "micropython"
+
+
+def _rare(rtype, keep):
+    """The reducer of a record play seldom writes (T.unpack knows every
+    type), from firmware/store/rare_records.py: where the controller keeps
+    that module loaded (a heap with room, like the basic audit), from it;
+    else loaded for this record and let go (the replay keeps it to its end).
+    None when even a collection leaves no room to load it."""
+    mod = sys.modules.get("firmware.store.rare_records")
+    if mod is None:
+        for _ in range(2):
+            try:
+                from firmware.store import rare_records as mod
+                break
+            except MemoryError:
+                forget("firmware.store.rare_records")
+                gc.collect()
+        else:
+            return None
+        if not keep:
+            forget("firmware.store.rare_records")
+    return mod.APPLY[rtype]
 
 
 def profile_documents():
@@ -148,12 +170,9 @@ class Ledger:
         rtype, time, fields, tail = rec
         fn = _APPLY.get(rtype)
         if fn is None:
-            # a record play seldom writes (T.unpack knows every type): its
-            # code is off the heap until one comes (the replay keeps it)
-            from firmware.store import rare_records
-            fn = rare_records.APPLY[rtype]
-            if not self.replaying:
-                forget("firmware.store.rare_records")
+            fn = _rare(rtype, self.replaying)
+            if fn is None:
+                return NO_MEMORY    # refused: nothing is journalled, nothing changed
         return fn(self, time, fields, tail)
 
     def _credit(self, time, f, data):
@@ -393,27 +412,11 @@ class Ledger:
 
     # ---- snapshot ------------------------------------------------------
     def pieces(self):
-        """The snapshot as a list of pieces, in order: the journal copies
-        them into its chunks, so no block the size of the whole state is
-        needed (after a long replay a fragmented heap has none: issue 10)."""
-        cfg = "\n".join("%s=%s" % (c[0], self.config[c[0]]) for c in C.CONFIG).encode()
-        hist = "\n".join("%d %d %s %s" % h for h in self.conf_history).encode()
-        misc = struct.pack(_MISC, self.phase, self.lock, self.door_open, self.tilt,
-                           self.audit, self.cocked_run, self.stuck_run, self.rerolls,
-                           self.lock_arg, self.credits_at_close, self.game_no) + \
-            struct.pack(_FLIGHT, self.pulses[0], self.pulses[1], self.ticket, self.ticket_no)
-        misc += struct.pack(_MISC_SAS, self.host, self.sas_ack, self.val_id, self.val_seq)
-        misc += struct.pack(_MISC_ESC, self.escrow) + struct.pack(_MISC_TKT, self.ticket_last)
-        out = [None, misc, cfg, hist, self.table.encode(), self.meters.encode()]
-        sizes = [len(p) for p in out[1:]]
-        for more in (self.recall.pieces(), self.events.pieces()):
-            n = 0
-            for p in more:
-                n += len(p)
-            sizes.append(n)
-            out.extend(more)
-        out[0] = struct.pack("<B7I", SNAP_VERSION, *sizes)
-        return out
+        """The snapshot as a list of pieces, in order
+        (firmware/store/snapsave.py: loaded while a snapshot is written)."""
+        from firmware.store import snapsave
+        forget("firmware.store.snapsave")
+        return snapsave.pieces(self)
 
     def encode(self):
         """The snapshot in one block (tests and host tools compare states;
