@@ -6,7 +6,6 @@ See firmware/store/JOURNAL.md for the on-flash format and the reasoning.
 Usage after any exception from the device (power cut, OSError): call mount() again.
 """
 from micropython import const
-from array import array
 import struct
 from binascii import crc32
 
