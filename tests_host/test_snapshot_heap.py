@@ -50,7 +50,7 @@ def _fragment():
             i += 1
     except MemoryError:
         pass
-    rest = [None] * 64
+    rest = [None] * 512   # enough for every piece the remainder takes
     size = HOLE // 2
     n = 0
     while size >= 16 and n < len(rest):
