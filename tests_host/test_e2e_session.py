@@ -135,7 +135,7 @@ def test_money_bet_roll_cashout_ticket():
             d.press("BET_UP")
         d.wait_result()
     check(d, sh)
-    # cashout waits for a contract bet in play (README: cashout with bets in play)
+    # cashout waits for a contract bet in play (docs/RULES.md: cashout with bets in play)
     pas = led.table.find(W.PASS)
     if pas is not None and led.table.in_contract(pas):
         d.run(5000)

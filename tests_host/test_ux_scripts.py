@@ -1,6 +1,6 @@
 """Issue 11's bugs as headless player scripts (tests_host/ux/*.txt), each run
 through `tools/sim --headless` on the MicroPython unix port: every one failed
-on the station before the fix (README: The player station). CPython only
+on the station before the fix (docs/CABINET.md: The player station). CPython only
 (subprocesses)."""
 import os
 import subprocess

@@ -9,7 +9,7 @@ SHA-256 iteration loop took 105 us an iteration on the rp2 port (stock
 v1.28.0 RPI_PICO image) in the emulated RP2040 of ../shared/rp2-emu
 (rp2040js, 125 MHz instruction clock, no flash wait states, so a real chip
 is if anything slower) and 0.54 us on this machine's unix port: a factor of
-194. README, "PIN stretching", has the figures and that command.
+194. docs/BENCHMARKS.md has the figures and the commands.
 """
 import sys
 

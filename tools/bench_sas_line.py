@@ -9,8 +9,7 @@ host's schedule and logs each answer as it goes out: its bytes and the
 cabinet's meters at that moment. Everything it needs is allocated up front:
 it must not change the heap it is in. Its state is one array indexed by
 constants, its names are ones the firmware interns anyway: past 1,260
-interned names the unix port takes a 14 KB qstr pool (README *Heap with
-SAS*).
+interned names the unix port takes a 14 KB qstr pool.
 
 Log records (array "q", 64-bit): LANDED, sequence, frame, pass, 0, 0, 0,
 0; ANSWER or OWN, sequence of the poll answered, frame, pass, answer time

@@ -9,8 +9,8 @@ handling (the navigation keys the firmware has: NEXT/PREV, and the group keys
 and NUMBER where they exist), then the fewest CHIP / BET_UP (or ODDS)
 presses for the amount; the presses are then made on the cabinet and the
 bet is checked on the table, so a count is never claimed for a bet that was
-not placed. `--root` runs the same rows against another checkout (the README
-"before" column: the firmware before issue 11).
+not placed. `--root` runs the same rows against another checkout (to compare
+with an older firmware). docs/BENCHMARKS.md holds the current counts.
 """
 import os
 import sys

@@ -134,7 +134,8 @@ def main(argv):
         print("--board must be rp2 or esp32", file=sys.stderr)
         return 2
     port = _value(argv, "--port", "auto")
-    image = os.path.join(ROOT, _value(argv, "--image", DEFAULT_IMAGE[board]))
+    given = _value(argv, "--image")  # from the caller's folder; the default is the clone's
+    image = os.path.abspath(given) if given else os.path.join(ROOT, DEFAULT_IMAGE[board])
     drive = _value(argv, "--drive")
     dry = "--dry-run" in argv or "-n" in argv
     with_image = "--no-image" not in argv

@@ -23,6 +23,7 @@ import sys
 import time
 
 TIMEOUT_S = 5.0
+CONNECT_WAIT_S = 30.0
 
 
 class ProtocolError(Exception):
@@ -68,9 +69,25 @@ class Link:
 class SocketLink(Link):
     def __init__(self, family, address):
         Link.__init__(self)
-        self.sock = socket.socket(family, socket.SOCK_STREAM)
-        self.sock.settimeout(TIMEOUT_S)
-        self.sock.connect(address)
+        # the simulator may still be starting (seconds on a busy machine)
+        start = time.monotonic()
+        said = False
+        while True:
+            self.sock = socket.socket(family, socket.SOCK_STREAM)
+            self.sock.settimeout(TIMEOUT_S)
+            try:
+                self.sock.connect(address)
+                break
+            except (ConnectionRefusedError, FileNotFoundError):
+                self.sock.close()
+                waited = time.monotonic() - start
+                if waited > CONNECT_WAIT_S:
+                    raise
+                if waited > 2 and not said:
+                    print("waiting for the cabinet at %s (is the simulator running?)" % (address,),
+                          file=sys.stderr)
+                    said = True
+                time.sleep(0.1)
         self.sock.settimeout(0.2)
 
     def send(self, data):

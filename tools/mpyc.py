@@ -5,7 +5,7 @@ of a loaded .mpy's table for good. By default that is the path given
 ("firmware/store/recall.py"), a name nothing else uses; the dotted module
 name ("firmware.store.recall") is interned by the import anyway, so `-s` with
 it costs no name at all (about 50 names and their pool space on the unix
-port; README *Heap*). Tracebacks then say `File "firmware.store.recall",
+port). Tracebacks then say `File "firmware.store.recall",
 line 42`: still the module and the line. No -O: it strips asserts and line
 numbers.
 """

@@ -399,17 +399,44 @@ def stakes_sheet(name, top=100):
     return rows
 
 
+STAKES_WIDTH = 100  # columns: a row of every stake is wrapped under its wager
+
+
 def print_stakes(name, rows, file=sys.stdout):
+    """Per wager one line (nominal edge, worst stake), then the edge at every
+    stake as runs of stakes with the same edge ("1.00-10.00 1.414": every
+    stake the table takes from $1 to $10), wrapped at STAKES_WIDTH columns."""
     w = file.write
     w("House edge at every stake: profile %s (stakes in dollars, edge in %%)\n" % name)
-    w("%-18s %9s  %-19s  %s\n" % ("wager", "nominal", "worst (stake)", "every stake"))
+    w("%-18s %9s  %s\n" % ("wager", "nominal", "worst (stake)"))
+    w("    every stake the table takes, as runs of equal edge: FIRST-LAST EDGE\n")
     for base, edges in rows:
         worst = min(edges, key=lambda e: e[1]) if edges else (0, Fraction(0))
-        every = " ".join("%s:%.3f" % (_dollars(st), float(e * 100)) for st, e in edges)
-        w("%-18s %9.4f  %9.4f (%7s)  %s\n" % (
+        w("%-18s %9.4f  %9.4f (%7s)\n" % (
             wager_title(base), float(base["edge"] * 100), float(worst[1] * 100),
-            _dollars(worst[0]), every))
+            _dollars(worst[0])))
+        line = "   "
+        for run in edge_runs(edges):
+            if len(line) + 1 + len(run) > STAKES_WIDTH:
+                w(line + "\n")
+                line = "   "
+            line += " " + run
+        if edges:
+            w(line + "\n")
     w("\n")
+
+
+def edge_runs(edges):
+    """["FIRST-LAST EDGE" | "STAKE EDGE"] for runs of consecutive stakes whose
+    edge prints the same."""
+    runs = []
+    for stake, edge in edges:
+        text = "%.3f" % float(edge * 100)
+        if runs and runs[-1][2] == text:
+            runs[-1][1] = stake
+        else:
+            runs.append([stake, stake, text])
+    return ["%s%s %s" % (_dollars(a), "" if a == b else "-" + _dollars(b), t) for a, b, t in runs]
 
 
 def _dollars(cents):

@@ -63,7 +63,7 @@ def stage_micropython():
     return passed, failed
 
 
-# The firmware's heap budget (README *Heap budget*): the .mpy firmware runs a
+# The firmware's heap budget (docs/BENCHMARKS.md): the .mpy firmware runs a
 # headless session in these heaps with no growth after roll 100, so nobody's
 # change makes it worse unnoticed. The goal is 192K for both; the session
 # without SAS runs in 174K (1,000 rolls of `tools/bench firmware`; 172K
@@ -71,7 +71,7 @@ def stage_micropython():
 # (--sas-plain: the firmware's own heap; 190K fails) and 194K with the
 # bench's answer-time instrumentation in the heap too (--sas: its code and
 # state, ~2.6 KB; 192K fails): 1,000 rolls each (the bench's SAS host runs
-# in CPython and fails the bench on a wrong answer: README *Heap with SAS*;
+# in CPython and fails the bench on a wrong answer: docs/BENCHMARKS.md;
 # main 2972f90 needed 320K). A shorter session than the benchmark's so the
 # suite stays quick: boot, the interned names and the recall's first 100
 # games are all in by roll 100.
@@ -102,7 +102,7 @@ def stage_heap_budget():
         print("firmware heap budget: %d-roll session%s in %s %s" % (
             HEAP_ROLLS, what, heap, "with no growth: OK" if ok else
             "FAILED (MemoryError, growth or too slow; trim what you added: lazy imports, no import-time"
-            " tables, fewer interned names; README 'Heap budget')"))
+            " tables, fewer interned names; docs/BENCHMARKS.md)"))
         passed += ok
         failed += not ok
     return passed, failed

@@ -1,6 +1,6 @@
 """Pictures of the player station: the firmware's own frame buffer -> PNG.
 
-    tools/screens [OUT_DIR]        (default docs/screens; the README shows them)
+    tools/screens [OUT_DIR]        (default docs/screens; docs/CABINET.md shows them)
 
 Drives the real controller on the mock board (fake clock, CPython) to each
 main screen and writes what the 128x64 display holds, scaled 4x, in the

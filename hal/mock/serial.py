@@ -4,6 +4,7 @@ is hal.mock.loopserial, importable from here too.
 Both have non-blocking read(buf) -> n and write(data) -> n.
 """
 import socket
+import sys
 
 from hal.mock.loopserial import LoopSerial  # noqa: F401  (both kinds importable here)
 
@@ -18,6 +19,15 @@ def _recv_into(sock, buf):
     return n
 
 
+def unix_address(path):
+    """bind()'s address for a unix socket: CPython takes the path, the
+    MicroPython unix port a raw struct sockaddr_un (a str there is EINVAL)."""
+    if sys.implementation.name != "micropython":
+        return path
+    import struct
+    return struct.pack("H", socket.AF_UNIX) + path.encode() + b"\0"
+
+
 class SocketSerial:
     """Listens on "tcp:HOST:PORT" (PORT 0 = any free port, see `.address`) or
     "unix:PATH"; one client at a time, everything non-blocking."""
@@ -30,7 +40,7 @@ class SocketSerial:
             addr = socket.getaddrinfo(host or "127.0.0.1", int(port))[0][-1]
         elif kind == "unix":
             fam = socket.AF_UNIX
-            addr = rest
+            addr = unix_address(rest)
             try:
                 import os
 
@@ -47,7 +57,8 @@ class SocketSerial:
         s.setblocking(False)
         self._srv = s
         self._cli = None
-        self.address = s.getsockname() if hasattr(s, "getsockname") else addr
+        self.address = rest if kind == "unix" else \
+            s.getsockname() if hasattr(s, "getsockname") else addr
 
     def _accept(self):
         if self._cli is None:
