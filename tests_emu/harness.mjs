@@ -5,9 +5,8 @@
 //   const r = await runPython({ files: {...}, code: 'print(1)' });  // no main.py: REPL script
 //
 // The UF2 is $CABINET_UF2 (tools/test passes build/rp2/cabinet-rp2-frozen.uf2); the RP2040
-// bootrom comes from shared/rp2-emu/ (beside the clone or beside one of its parent folders,
-// as tools/build-firmware looks for the source).
-import { spawn } from 'node:child_process';
+// bootrom comes from shared/rp2-emu/, found by tools/sharedpath.py (the rule every tool uses).
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -17,11 +16,14 @@ import { CabinetBoard } from './board.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** shared/rp2-emu as tools/sharedpath.py finds it, or null. */
 export function sharedDir() {
-  for (let d = ROOT; ; d = path.dirname(d)) {
-    const cand = path.join(path.dirname(d), 'shared', 'rp2-emu');
-    if (fs.existsSync(cand)) return cand;
-    if (path.dirname(d) === d) return null;
+  const venv = path.join(ROOT, '.venv', 'bin', 'python');
+  try {
+    return execFileSync(fs.existsSync(venv) ? venv : 'python3',
+      [path.join(ROOT, 'tools', 'sharedpath.py'), 'rp2-emu'], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;  // exit 1: not found
   }
 }
 
@@ -31,7 +33,9 @@ export const BOOTROM = SHARED && path.join(SHARED, 'bootrom_b1.bin');
 
 /** null when the emulator can run, else what is missing (one line). */
 export function missing() {
-  if (!BOOTROM || !fs.existsSync(BOOTROM)) return 'shared/rp2-emu/bootrom_b1.bin not found beside the clone';
+  if (!BOOTROM || !fs.existsSync(BOOTROM)) {
+    return 'shared/rp2-emu/bootrom_b1.bin not found (tools/sharedpath.py; BUBBLECRAPS_SHARED points elsewhere)';
+  }
   if (!fs.existsSync(UF2)) return `${UF2} not built (tools/build-firmware rp2)`;
   return null;
 }

@@ -3,13 +3,14 @@
 Usage: micropython -X heapsize=N tests_host/mp_runner.py MODULE [MODULE ...]
 Each module's plain `test_*` functions are called in file order; a module that
 also wants a reduced MicroPython run can define MP_SKIP = ("test_name", ...)
-for tests that need CPython-only tooling. Prints the closing
-'N passed, N failed' line that CI reads and exits non-zero on any failure.
+for tests that need CPython-only tooling. Prints a closing
+'micropython: N passed, N failed' line and exits non-zero on any failure or
+when no test ran.
 """
 import gc
 import sys
 
-sys.path.insert(0, "tests_host")
+sys.path.insert(0, __file__.rpartition("/")[0] or ".")  # the suites beside this runner
 sys.path.insert(0, ".")
 
 

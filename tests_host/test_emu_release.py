@@ -12,7 +12,7 @@ stock RPI_PICO UF2; CPython/pytest only):
 
 Skipped with one line when the shared material or node is missing. npm
 installs the harness's pinned packages (package-lock.json) once into
-~/.cache/bubblecraps/emu-ref.
+$XDG_CACHE_HOME/bubblecraps/emu-ref (default ~/.cache).
 """
 import hashlib
 import os
@@ -23,25 +23,18 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.path.join(os.path.expanduser("~"), ".cache", "bubblecraps", "emu-ref")
+CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                     "bubblecraps", "emu-ref")
 NEEDED = ("run.mjs", "package.json", "package-lock.json", "bootrom_b1.bin",
           "micropython-v1.28.0-RPI_PICO.uf2", "mkfs.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-
-
-def _shared():
-    for base in (os.environ.get("RP2_EMU_DIR"), os.path.join(os.path.dirname(ROOT), "shared", "rp2-emu"),
-                 os.path.join(os.path.dirname(os.path.dirname(ROOT)), "shared", "rp2-emu"),
-                 "/work/shared/rp2-emu"):
-        if base and all(os.path.isfile(os.path.join(base, n)) for n in NEEDED):
-            return base
-    return None
+import sharedpath  # noqa: E402
 
 
 def _harness():
-    shared = _shared()
+    shared = sharedpath.rp2_emu(*NEEDED)
     if shared is None:
-        pytest.skip("rp2 emulator material (../shared/rp2-emu) not found: emulated release checks skipped")
+        pytest.skip("%s: emulated release checks skipped" % sharedpath.missing_note())
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node/npm not installed: emulated release checks skipped")
     os.makedirs(CACHE, exist_ok=True)

@@ -4,7 +4,7 @@
     tools/build-firmware esp32          (tools/build_esp32.sh: needs ESP-IDF)
 
 rp2: MicroPython v1.28.0 (board RPI_PICO) from the source tarball in
-shared/rp2-emu/ (beside the clone or beside one of its parent folders) or
+shared/rp2-emu/ (tools/sharedpath.py says where shared/ is) or
 MICROPYTHON_SRC (the tarball itself or the folder holding it), with
 hal/rp2/manifest.py frozen (variant `frozen`, the release image) or only
 hal/rp2/manifest_boot.py (variant `mpy`: the same _boot.py and flash layout,
@@ -19,7 +19,10 @@ rebuilds and an unchanged tree costs nothing. The image is copied to
 build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant); the
 tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
 so Verify on a board running it) gives for it.
-Installs gcc-arm-none-eabi (+ newlib, libstdc++) with apt-get when missing.
+It needs the Arm GNU toolchain with newlib and libstdc++, cmake, g++ and make
+(Debian packages in TOOLCHAIN). When some are missing it says which and how
+to install them and stops; run as root on a Debian system it installs them
+with apt-get instead, saying so first (a fresh CI machine).
 """
 import fcntl
 import hashlib
@@ -30,9 +33,15 @@ import sys
 import tarfile
 import time
 
+import sharedpath
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
-APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib")
+TARBALL = sharedpath.TARBALL
+# Debian package -> how to tell it is there
+TOOLCHAIN = (("gcc-arm-none-eabi", "arm-none-eabi-gcc"),
+             ("libnewlib-arm-none-eabi", "libc.a"),
+             ("libstdc++-arm-none-eabi-newlib", "libstdc++.a"),
+             ("cmake", "cmake"), ("g++", "g++"), ("make", "make"))
 MANIFESTS = {"frozen": "manifest.py", "mpy": "manifest_boot.py"}
 # where tools/deploy and tools/digest expect the release image
 OUTPUTS = {"frozen": "build/rp2/cabinet-rp2-frozen.uf2", "mpy": "build/rp2/cabinet-rp2-mpy.uf2"}
@@ -44,28 +53,9 @@ def log(msg):
     print("build-firmware: " + msg, flush=True)
 
 
-def shared_dir():
-    """shared/rp2-emu beside the clone or beside one of its parent folders."""
-    d = ROOT
-    while True:
-        cand = os.path.join(os.path.dirname(d), "shared", "rp2-emu")
-        if os.path.isdir(cand):
-            return cand
-        up = os.path.dirname(d)
-        if up == d:
-            return None
-        d = up
-
-
 def find_tarball():
-    env = os.environ.get("MICROPYTHON_SRC")
-    if env:
-        path = os.path.join(env, TARBALL) if os.path.isdir(env) else env
-        return path if os.path.isfile(path) else None
-    d = shared_dir()
-    if d and os.path.isfile(os.path.join(d, TARBALL)):
-        return os.path.join(d, TARBALL)
-    return None
+    path = sharedpath.micropython_source()
+    return path if path and os.path.isfile(path) else None
 
 
 def cache_root():
@@ -89,28 +79,50 @@ def run(cmd, cwd=None, env=None, quiet=False):
         raise SystemExit("build-firmware: failed (%d): %s" % (r.returncode, " ".join(cmd)))
 
 
-def toolchain_ok():
+def missing_packages():
+    """The Debian packages of TOOLCHAIN that are not installed."""
     gcc = shutil.which("arm-none-eabi-gcc")
-    if not gcc:
-        return False
-    for lib in ("libc.a", "libstdc++.a"):
-        r = subprocess.run([gcc, "-print-file-name=" + lib], capture_output=True, text=True)
-        if not os.path.isabs(r.stdout.strip()):
-            return False
-    return True
+    missing = []
+    for package, what in TOOLCHAIN:
+        if what.endswith(".a"):  # a library of the Arm compiler
+            found = gcc and os.path.isabs(subprocess.run(
+                [gcc, "-print-file-name=" + what], capture_output=True, text=True).stdout.strip())
+        else:
+            found = shutil.which(what)
+        if not found:
+            missing.append(package)
+    return missing
+
+
+def can_install():
+    """apt-get may install here: root on a system that has it."""
+    return os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
+def install_advice(missing):
+    """What is missing and the command that installs it."""
+    if shutil.which("apt-get"):
+        how = "sudo apt-get install -y " + " ".join(missing)
+    else:
+        how = "the Arm GNU toolchain (arm-none-eabi-gcc with newlib and libstdc++), cmake, g++, make"
+    return "%s; install: %s" % (", ".join(missing), how)
 
 
 def ensure_toolchain():
-    if toolchain_ok():
+    missing = missing_packages()
+    if not missing:
         return
-    log("installing %s with apt-get" % " ".join(APT_PACKAGES))
+    if not can_install():
+        raise SystemExit("build-firmware: needs " + install_advice(missing))
+    log("installing %s with apt-get (missing; running as root)" % " ".join(missing))
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    cmd = ["apt-get", "install", "-y", "-q"] + list(APT_PACKAGES)
+    cmd = ["apt-get", "install", "-y", "-q"] + missing
     if subprocess.run(cmd, env=env).returncode:
         run(["apt-get", "update", "-q"], env=env)
         run(cmd, env=env)
-    if not toolchain_ok():
-        raise SystemExit("build-firmware: arm-none-eabi toolchain still missing after apt-get")
+    still = missing_packages()
+    if still:
+        raise SystemExit("build-firmware: still missing after apt-get: " + ", ".join(still))
 
 
 def prepare_source(tarball, cache, tar_sha, quiet):
@@ -182,8 +194,8 @@ def uf2_payload_size(path):
 def build_rp2(variant, quiet):
     tarball = find_tarball()
     if tarball is None:
-        raise SystemExit("build-firmware: %s not found (shared/rp2-emu/ beside the clone, or set "
-                         "MICROPYTHON_SRC)" % TARBALL)
+        raise SystemExit("build-firmware: %s (or set MICROPYTHON_SRC to the tarball)"
+                         % sharedpath.missing_note())
     cache = cache_root()
     os.makedirs(cache, exist_ok=True)
     manifest = os.path.join(ROOT, "hal", "rp2", MANIFESTS[variant])

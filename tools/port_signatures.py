@@ -5,8 +5,8 @@ tables are.
   python tools/port_signatures.py [SRC] [--write]
 
 SRC: a MicroPython source tree or the v1.28.0 tarball (default:
-$MICROPYTHON_SRC, else ../shared/rp2-emu/micropython-1.28.0-rp2-src.tar.xz
-next to the repository, else /work/shared/rp2-emu/...). Prints the table as
+$MICROPYTHON_SRC, else the tarball in shared/rp2-emu/: tools/sharedpath.py).
+Prints the table as
 JSON; --write stores it as tools/port_signatures.json (the copy a clone
 without the source checks against; tests_host/test_port_signatures.py
 re-extracts it whenever the source is there and fails if it differs).
@@ -26,9 +26,10 @@ import re
 import sys
 import tarfile
 
+import sharedpath
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "tools", "port_signatures.json")
-TARBALL = "micropython-1.28.0-rp2-src.tar.xz"
 VERSION = "v1.28.0"
 
 # what the drivers use: module -> class names (C types)
@@ -48,16 +49,7 @@ PY = {
 
 
 def default_source():
-    env = os.environ.get("MICROPYTHON_SRC")
-    if env:
-        return env
-    for base in (os.path.join(os.path.dirname(ROOT), "shared", "rp2-emu"),
-                 os.path.join(os.path.dirname(os.path.dirname(ROOT)), "shared", "rp2-emu"),
-                 "/work/shared/rp2-emu"):
-        path = os.path.join(base, TARBALL)
-        if os.path.isfile(path):
-            return path
-    return None
+    return sharedpath.micropython_source()
 
 
 def _wanted(rel):

@@ -1,24 +1,204 @@
-"""Runs every stage of the suite and prints one closing line.
+"""tools/test: the whole suite, or the stages named.
 
-Stages: pytest (CPython), MicroPython unix port suites (tests_host/mp_suites.txt),
-the firmware heap budget (headless sessions of the .mpy firmware in a bounded heap),
-mpy-cross over every file that ships to the board, pyright over the drivers, and
-the cabinet's rp2 image in the emulator (tests_emu/, node:test; beside the
-others in a thread; EMU=0 leaves it out).
+    tools/test [STAGE ...] [-k EXPR] [-- PYTEST_ARGS ...]
+
+Stages, in order: pytest (CPython, tests_host/), micropython (the suites of
+tests_host/mp_suites.txt on the MicroPython unix port), heap (informative:
+the .mpy firmware's heap on the unix port, printed, not gated), mpy-cross
+(every file that ships compiles for the board), pyright (tools/typecheck),
+emulator (the rp2 release image in an emulated Pico, tests_emu/; beside the
+others: one CPU-bound node process). No STAGE: all of them (EMU=0 leaves the
+emulator out). `-k EXPR` and everything after `--` go to pytest.
+
+A stage fails when a command it runs exits non-zero or when it runs no
+tests: the verdict comes from exit statuses and from the counts pytest and
+node write as JUnit XML, never from reading their text. Each stage's output
+streams as it runs; the emulator's lines are prefixed `[emulator]` and kept
+in build/test-logs/emulator.log. Every stage prints its wall time.
+BUBBLECRAPS_TESTS_HOST (the runner's own tests) points the pytest and
+micropython stages at another folder of suites.
 """
 import os
-import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ET
 
 import mpyc
+import sharedpath
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".venv", "bin")
 SHIPPED = ("firmware", "hal", "boot.py", "main.py")
+STAGES = ("pytest", "micropython", "heap", "mpy-cross", "pyright", "emulator")
+EMU_LOG = os.path.join("build", "test-logs", "emulator.log")
+# The unix port's heap figures are informative (the guarded memory figure is
+# the release image's, on the emulated Pico): sessions in a roomy heap, so
+# the stage fails only when the bench itself does (a crash, a wrong SAS answer).
+HEAP_SESSIONS = ((), ("--sas",))
+HEAP_ROLLS = 200
+HEAP_SIZE = "320K"
+HEAP_TIMEOUT_S = 900
+
+
+class Result:
+    def __init__(self, name):
+        self.name = name
+        self.passed = self.failed = 0
+        self.problems = []      # why the stage failed besides failed tests
+        self.skipped = None     # the line saying why the stage did not run
+        self.seconds = 0.0
+
+    def ok(self):
+        return self.skipped is not None or (not self.failed and not self.problems and self.passed)
+
+    def verdict(self):
+        if self.skipped is not None:
+            return "SKIPPED"
+        if self.ok():
+            return "ok"
+        why = list(self.problems)
+        if not self.passed and not self.failed:
+            why.append("no tests ran")
+        return "FAILED (%s)" % "; ".join(why) if why else "FAILED"
+
+
+class Out:
+    """One stdout for the stages: the main stages' bytes pass straight
+    through, the emulator's whole lines go in with a prefix (on a line of
+    their own) and to its log file."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.at_line_start = True
+        self.stream = sys.stdout.buffer
+
+    def raw(self, data):
+        with self.lock:
+            self.stream.write(data)
+            self.stream.flush()
+            self.at_line_start = data.endswith(b"\n")
+
+    def line(self, text):
+        self.raw((text + "\n").encode())
+
+    def prefixed(self, data):
+        with self.lock:
+            if not self.at_line_start:
+                self.stream.write(b"\n")
+            self.stream.write(data if data.endswith(b"\n") else data + b"\n")
+            self.stream.flush()
+            self.at_line_start = True
+
+
+OUT = Out()
+
+
+def show(cmd):
+    return " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
+
+
+def run(cmd, sink=None, env=None, timeout=None):
+    """Runs `cmd` in the clone, streaming its output to stdout (or to
+    `sink(bytes)`); returns its exit status (-9 after a timeout)."""
+    (sink or OUT.raw)(("$ %s\n" % show(cmd)).encode())
+    # its own process group, so a timeout also ends what it started
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                         start_new_session=True)
+    timer = None
+    if timeout:
+        timer = threading.Timer(timeout, lambda: os.killpg(p.pid, signal.SIGKILL))
+        timer.start()
+    try:
+        if sink is None:
+            for chunk in iter(lambda: os.read(p.stdout.fileno(), 4096), b""):
+                OUT.raw(chunk)
+        else:
+            for line in p.stdout:
+                sink(line)
+        rc = p.wait()
+    finally:
+        if timer:
+            timer.cancel()
+    if timeout and rc == -signal.SIGKILL:
+        (sink or OUT.raw)(("TIMEOUT after %d s: %s\n" % (timeout, show(cmd))).encode())
+    return rc
+
+
+def junit_counts(path):
+    """(passed, failed, skipped) of a JUnit XML report; (0, 0, 0) if there is none."""
+    try:
+        tree = ET.parse(path)
+    except (OSError, ET.ParseError):
+        return 0, 0, 0
+    passed = failed = skipped = 0
+    for case in tree.iter("testcase"):
+        kinds = {child.tag for child in case}
+        if kinds & {"failure", "error"}:
+            failed += 1
+        elif "skipped" in kinds:
+            skipped += 1
+        else:
+            passed += 1
+    return passed, failed, skipped
+
+
+def tests_host():
+    return os.environ.get("BUBBLECRAPS_TESTS_HOST") or os.path.join(ROOT, "tests_host")
+
+
+def stage_pytest(res, logs, pytest_args):
+    report = os.path.join(logs, "pytest.xml")
+    rc = run([os.path.join(BIN, "pytest"), "-q", "-p", "no:cacheprovider", tests_host(),
+              "--junitxml=" + report] + pytest_args)
+    res.passed, res.failed, _ = junit_counts(report)
+    if rc:
+        res.problems.append("pytest exit %d" % rc)
+
+
+def stage_micropython(res, logs, _):
+    folder = tests_host()
+    with open(os.path.join(folder, "mp_suites.txt")) as f:
+        suites = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    for heap, *modules in suites:
+        lines = []
+
+        def keep(data):
+            OUT.raw(data)
+            lines.append(data)
+        rc = run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
+                  os.path.join(folder, "mp_runner.py")] + modules, sink=keep)
+        # mp_runner exits non-zero on a failure or on no tests; its count line feeds the total
+        passed, failed = _mp_counts(b"".join(lines))
+        res.passed += passed
+        res.failed += failed
+        if rc:
+            res.problems.append("%s exit %d" % (" ".join(modules), rc))
+
+
+def _mp_counts(output):
+    for line in reversed(output.decode(errors="replace").splitlines()):
+        words = line.split()
+        if words[:1] == ["micropython:"] and len(words) == 5:
+            return int(words[1]), int(words[3])
+    return 0, 0
+
+
+def stage_heap(res, logs, _):
+    for extra in HEAP_SESSIONS:
+        rc = run([os.path.join(BIN, "python"), "tools/bench_firmware.py", "--rolls", str(HEAP_ROLLS),
+                  "--heap", HEAP_SIZE] + list(extra), timeout=HEAP_TIMEOUT_S)
+        if rc:
+            res.failed += 1
+            res.problems.append("bench_firmware %s exit %d" % (" ".join(extra) or "(no SAS)", rc))
+        else:
+            res.passed += 1
+    OUT.line("heap: the figures above are informative (64-bit unix port, .mpy); the guarded"
+             " memory figure is the release image's on the emulated Pico (docs/TESTING.md)")
 
 
 def shipped_files():
@@ -33,148 +213,79 @@ def shipped_files():
                     yield os.path.relpath(os.path.join(base, name), ROOT)
 
 
-def counts(text, pattern):
-    m = re.findall(pattern, text)
-    return m[-1] if m else None
-
-
-def stage_pytest(extra):
-    cmd = [os.path.join(BIN, "pytest"), "-q", "-p", "no:cacheprovider", "tests_host"] + extra
-    out = run(cmd)
-    passed = int(counts(out, r"(\d+) passed") or 0)
-    failed = int(counts(out, r"(\d+) failed") or 0) + int(counts(out, r"(\d+) error") or 0)
-    return passed, failed
-
-
-def stage_micropython():
-    passed = failed = 0
-    with open(os.path.join(ROOT, "tests_host", "mp_suites.txt")) as f:
-        suites = [l.split() for l in f if l.strip() and not l.startswith("#")]
-    for heap, *modules in suites:
-        cmd = [os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
-               "tests_host/mp_runner.py"] + modules
-        out = run(cmd)
-        m = re.search(r"micropython: (\d+) passed, (\d+) failed", out)
-        if m:
-            passed += int(m.group(1))
-            failed += int(m.group(2))
-        else:
-            failed += 1
-    return passed, failed
-
-
-# The firmware's heap budget (docs/BENCHMARKS.md): the .mpy firmware runs a
-# headless session in these heaps with no growth after roll 100, so nobody's
-# change makes it worse unnoticed. The goal is 192K for both; the session
-# without SAS runs in 174K (1,000 rolls of `tools/bench firmware`; 172K
-# fails); with SAS in 192K with the bench's host polling untimed
-# (--sas-plain: the firmware's own heap; 190K fails) and 194K with the
-# bench's answer-time instrumentation in the heap too (--sas: its code and
-# state, ~2.6 KB; 192K fails): 1,000 rolls each (the bench's SAS host runs
-# in CPython and fails the bench on a wrong answer: docs/BENCHMARKS.md;
-# main 2972f90 needed 320K). A shorter session than the benchmark's so the
-# suite stays quick: boot, the interned names and the recall's first 100
-# games are all in by roll 100.
-HEAP_BUDGETS = (("174K", ()), ("192K", ("--sas-plain",)), ("194K", ("--sas",)))
-HEAP_ROLLS = 200
-# A heap only just too small does not fail at once: the collector runs at
-# nearly every allocation and the session crawls. Over this much CPU time
-# (the session's own, printed by the bench: a busy machine stretches the
-# wall clock, not that) it has failed; the wall-clock limit is a backstop.
-HEAP_CPU_MS = 30000
-HEAP_TIMEOUT_S = 900
-
-
-def stage_heap_budget():
-    passed = failed = 0
-    for heap, extra in HEAP_BUDGETS:
-        out = run([os.path.join(BIN, "python"), "tools/bench_firmware.py",
-                   "--rolls", str(HEAP_ROLLS), "--heap", heap] + list(extra),
-                  timeout=HEAP_TIMEOUT_S)
-        m = re.search(r"heap after gc at roll 100: (\d+) B, at roll (\d+): (\d+) B", out)
-        cpu = re.search(r"session CPU time: (-?\d+) ms", out)
-        ok = (not LAST_RC[0] and m is not None and int(m.group(2)) >= HEAP_ROLLS
-              and int(m.group(1)) > 0 and int(m.group(3)) <= int(m.group(1))
-              and cpu is not None and int(cpu.group(1)) <= HEAP_CPU_MS
-              and "CRITICAL" not in out and "MemoryError" not in out)
-        what = (" with SAS (untimed host)" if "--sas-plain" in extra else
-                " with SAS" if extra else "")
-        print("firmware heap budget: %d-roll session%s in %s %s" % (
-            HEAP_ROLLS, what, heap, "with no growth: OK" if ok else
-            "FAILED (MemoryError, growth or too slow; trim what you added: lazy imports, no import-time"
-            " tables, fewer interned names; docs/BENCHMARKS.md)"))
-        passed += ok
-        failed += not ok
-    return passed, failed
-
-
-def stage_mpy_cross():
-    passed = failed = 0
+def stage_mpy_cross(res, logs, _):
     for rel in shipped_files():
-        r = subprocess.run(mpyc.command(ROOT, rel, os.devnull),
-                           cwd=ROOT, capture_output=True, text=True)
+        r = subprocess.run(mpyc.command(ROOT, rel, os.devnull), cwd=ROOT, capture_output=True,
+                           text=True)
         if r.returncode:
-            failed += 1
-            print("mpy-cross rejects", rel, r.stdout + r.stderr)
+            res.failed += 1
+            OUT.line("mpy-cross rejects %s: %s" % (rel, r.stdout + r.stderr))
         else:
-            passed += 1
-    print("mpy-cross: %d files compiled, %d rejected" % (passed, failed))
-    return passed, failed
+            res.passed += 1
+    OUT.line("mpy-cross: %d files compiled, %d rejected" % (res.passed, res.failed))
 
 
-def stage_typecheck():
-    run([os.path.join(ROOT, "tools", "typecheck")])
-    return (0, 1) if LAST_RC[0] else (1, 0)
+def stage_pyright(res, logs, _):
+    rc = run([os.path.join(ROOT, "tools", "typecheck")])
+    if rc:
+        res.failed = 1
+        res.problems.append("typecheck exit %d" % rc)
+    else:
+        res.passed = 1
 
 
-def stage_emulator(out):
-    """The cabinet UF2 built (cached) and booted in rp2040js: tests_emu/*.test.mjs.
-    Skipped, with one line saying why, when shared/rp2-emu is not beside the clone.
-    Runs beside the other stages (its own thread, output kept in `out` and
-    printed at the end): the emulator is one CPU-bound node process, pytest and
-    the MicroPython suites the other core's work."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+def stage_emulator(res, logs, _):
+    """The cabinet's UF2 built (cached) and booted in rp2040js: tests_emu/*.test.mjs.
+    Skipped with one line saying what is missing and how to get it."""
     import build_firmware
-    shared = build_firmware.shared_dir()
-    if build_firmware.find_tarball() is None or shared is None or \
-            not os.path.exists(os.path.join(shared, "bootrom_b1.bin")):
-        out.append("emulator: SKIPPED - shared/rp2-emu/ (MicroPython source tarball + RP2040 bootrom)"
-                   " not found beside the clone; the rp2 image and the emulator tests did not run\n")
-        return 0, 0
-    start = time.time()
-    if run_quiet([os.path.join(ROOT, "tools", "build-firmware"), "rp2", "--quiet"], out):
-        return 0, 1
-    emu = os.path.join(ROOT, "tests_emu")
-    if npm_ci(emu, out):
-        return 0, 1
-    env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
-    tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
-    rc = run_quiet(["node", "--test", "--test-reporter=spec", "--test-concurrency=1"] + tests, out,
-                   env=env)
-    text = "".join(out)
-    passed = int(counts(text, r"\u2139 pass (\d+)") or 0)
-    failed = int(counts(text, r"\u2139 fail (\d+)") or 0) + \
-        int(counts(text, r"\u2139 cancelled (\d+)") or 0)
-    skipped = int(counts(text, r"\u2139 skipped (\d+)") or 0)
-    if skipped:  # only missing() skips them, and the stage checked what it needs
-        out.append("emulator: %d tests skipped although shared/rp2-emu is there\n" % skipped)
-        failed += skipped
-    if rc and not failed:
-        failed = 1
-    out.append("emulator stage took %.0f s (wall)\n" % (time.time() - start))
-    return passed, failed
+    log_path = os.path.join(ROOT, EMU_LOG)
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    with open(log_path, "wb") as log:
+        def sink(data):
+            log.write(data)
+            log.flush()
+            OUT.prefixed(b"[emulator] " + data)
+        OUT.line("emulator: output also in %s" % EMU_LOG)
+        skip = emulator_missing(build_firmware)
+        if skip:
+            res.skipped = skip
+            sink((skip + "\n").encode())
+            return
+        if run([os.path.join(ROOT, "tools", "build-firmware"), "rp2", "--quiet"], sink=sink):
+            res.problems.append("build-firmware failed")
+            return
+        emu = os.path.join(ROOT, "tests_emu")
+        if npm_ci(emu, sink):
+            res.problems.append("npm ci failed")
+            return
+        report = os.path.join(logs, "emulator.xml")
+        env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
+        tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
+        rc = run(["node", "--test", "--test-concurrency=1",
+                  "--test-reporter=spec", "--test-reporter-destination=stdout",
+                  "--test-reporter=junit", "--test-reporter-destination=" + report] + tests,
+                 sink=sink, env=env)
+        res.passed, res.failed, skipped = junit_counts(report)
+        if skipped:  # only missing() skips them, and this stage checked what they need
+            res.problems.append("%d tests skipped although shared/rp2-emu is there" % skipped)
+        if rc:
+            res.problems.append("node --test exit %d" % rc)
 
 
-def run_quiet(cmd, out, env=None):
-    """run() for a stage in a thread: output into `out`, returns the exit code."""
-    out.append("$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd) + "\n")
-    r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       env=env)
-    out.append(r.stdout)
-    return r.returncode
+def emulator_missing(build_firmware):
+    """The SKIPPED line when the emulator stage cannot run here, else None."""
+    if build_firmware.find_tarball() is None or sharedpath.rp2_emu(sharedpath.BOOTROM) is None:
+        return "emulator: SKIPPED - " + sharedpath.missing_note()
+    if not (shutil.which("node") and shutil.which("npm")):
+        return ("emulator: SKIPPED - node and npm not found: install Node.js 18 or newer"
+                " (Debian: apt-get install nodejs npm)")
+    missing = build_firmware.missing_packages()
+    if missing and not build_firmware.can_install():
+        return "emulator: SKIPPED - the rp2 image needs " + build_firmware.install_advice(missing)
+    return None
 
 
-def npm_ci(folder, out=None):
+def npm_ci(folder, sink=None):
     """`npm ci` from the lockfile, skipped while node_modules matches it."""
     import hashlib
     with open(os.path.join(folder, "package-lock.json"), "rb") as f:
@@ -186,68 +297,93 @@ def npm_ci(folder, out=None):
                 return 0
     except OSError:
         pass
-    cmd = ["npm", "ci", "--no-audit", "--no-fund", "--prefix", folder]
-    if out is not None:
-        rc = run_quiet(cmd, out)
-    else:
-        run(cmd)
-        rc = LAST_RC[0]
-    if rc:
+    if run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", folder], sink=sink):
         return 1
     with open(stamp, "w") as f:
         f.write(want)
     return 0
 
 
-LAST_RC = [0]
+RUNNERS = {"pytest": stage_pytest, "micropython": stage_micropython, "heap": stage_heap,
+           "mpy-cross": stage_mpy_cross, "pyright": stage_pyright, "emulator": stage_emulator}
 
 
-def run(cmd, env=None, timeout=None):
-    print("$", " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd), flush=True)
-    # its own process group, so a timeout also ends what it started
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         env=env, start_new_session=timeout is not None)
+def timed(name, logs, pytest_args):
+    res = Result(name)
+    start = time.time()
     try:
-        out = p.communicate(timeout=timeout)[0]
-        LAST_RC[0] = p.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out = p.communicate()[0] + "\nTIMEOUT after %d s\n" % timeout
-        LAST_RC[0] = -1
-    sys.stdout.write(out)
-    sys.stdout.flush()
-    return out
+        RUNNERS[name](res, logs, pytest_args)
+    except Exception as exc:  # a stage that cannot run has failed, and says why
+        res.problems.append("%s: %s" % (type(exc).__name__, exc))
+    res.seconds = time.time() - start
+    if res.skipped is None:
+        OUT.line("== %s: %d passed, %d failed, %.0f s: %s" % (
+            name, res.passed, res.failed, res.seconds, res.verdict()))
+    return res
+
+
+def parse_args(argv):
+    """(stages, pytest args) or SystemExit(2) with what is wrong."""
+    stages, pytest_args = [], []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            pytest_args += argv[i + 1:]
+            break
+        if a == "-k" and i + 1 < len(argv):
+            pytest_args += ["-k", argv[i + 1]]
+            i += 2
+            continue
+        if a in STAGES and a not in stages:
+            stages.append(a)
+        else:
+            raise SystemExit("tools/test: unknown option or stage %r (stages: %s; -k EXPR and "
+                             "-- ARGS go to pytest; tools/test --help)" % (a, ", ".join(STAGES)))
+        i += 1
+    if pytest_args and stages and "pytest" not in stages:
+        raise SystemExit("tools/test: -k and -- ARGS are pytest's: name the pytest stage too")
+    if not stages:
+        stages = [s for s in STAGES if s != "emulator" or os.environ.get("EMU", "1") != "0"]
+    return [s for s in STAGES if s in stages], pytest_args
 
 
 def main(argv):
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
+    try:
+        stages, pytest_args = parse_args(argv)
+    except SystemExit as e:
+        print(e, file=sys.stderr)
+        return 2
     start = time.time()
-    results = []
+    logs = tempfile.mkdtemp(prefix="tools-test-")
+    results = {}
     emu = None
-    if os.environ.get("EMU", "1") != "0":
-        emu_out = []
-        emu_result = []
-        emu = threading.Thread(target=lambda: emu_result.append(stage_emulator(emu_out)))
+    if "emulator" in stages:  # beside the rest: the other core's work
+        emu = threading.Thread(target=lambda: results.update(emulator=timed("emulator", logs, [])))
         emu.start()
-    results.append(("pytest", stage_pytest(argv)))
-    results.append(("micropython", stage_micropython()))
-    results.append(("heap budget", stage_heap_budget()))
-    results.append(("mpy-cross", stage_mpy_cross()))
-    if os.path.exists(os.path.join(ROOT, "tools", "typecheck")):
-        results.append(("pyright", stage_typecheck()))
-    if emu is not None:
-        emu.join()
-        sys.stdout.write("".join(emu_out))
-        results.append(("emulator", emu_result[0] if emu_result else (0, 1)))
-    else:
+    try:
+        for name in stages:
+            if name != "emulator":
+                results[name] = timed(name, logs, pytest_args)
+        if emu is not None:
+            emu.join()
+    finally:
+        shutil.rmtree(logs, ignore_errors=True)
+    if "emulator" not in stages and not argv:
         print("emulator: not run (EMU=0)")
     print()
-    for name, (p, f) in results:
-        print("  %-12s %6d passed, %d failed" % (name, p, f))
-    total_p = sum(p for _, (p, f) in results)
-    total_f = sum(f for _, (p, f) in results)
+    for name in stages:
+        r = results.get(name) or Result(name)
+        print("  %-12s %6d passed, %d failed  %5.0f s  %s" % (name, r.passed, r.failed, r.seconds,
+                                                            r.skipped or r.verdict()))
+    total_p = sum(r.passed for r in results.values())
+    total_f = sum(r.failed + (0 if r.ok() or r.failed else 1) for r in results.values())
     print("suite took %.0f s" % (time.time() - start))
     print("total: %d passed, %d failed" % (total_p, total_f))
-    return 1 if total_f or not total_p else 0
+    return 0 if all((results.get(n) or Result(n)).ok() for n in stages) and total_p else 1
 
 
 if __name__ == "__main__":
