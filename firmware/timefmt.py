@@ -21,13 +21,9 @@ def civil(t):
     return y, m, d, hh, mm, ss
 
 
-def unix(y, m, d, *t):
-    """Seconds since 1970 UTC of a civil date and time (inverse of civil);
-    t: hours, minutes, seconds, each 0 when left out (one parameter name,
-    not three: the port interns each one for good)."""
-    s = 0
-    for i in range(3):
-        s = s * 60 + (t[i] if i < len(t) else 0)
+def unix(y, m, d, hh=0, mm=0, ss=0):
+    """Seconds since 1970 UTC of a civil date and time (inverse of civil)."""
+    s = (hh * 60 + mm) * 60 + ss
     y -= m <= 2
     era = y // 400
     yoe = y - era * 400

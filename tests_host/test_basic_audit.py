@@ -200,9 +200,8 @@ def test_fragmented_heap_still_gives_the_technician_a_menu():
     _handpay_lock(b, d)
     port = LoopSerial()
     b.serial = port
-    from firmware import forget
     for name in ("firmware.audit.menu", "firmware.audit.readout"):
-        forget(name)                     # as on a cabinet that has not loaded them yet
+        sys.modules.pop(name, None)      # as on a cabinet that has not loaded them yet
     keep = _fragment()
     try:
         free = gc.mem_free()

@@ -98,13 +98,11 @@ def test_messages_fit_two_lines():
 
 
 def test_text_tables_cover_every_code():
-    # the names and messages live in modules imported only to show one
     from firmware.store import events as E
-    from firmware.store import event_names
     assert len(R.CODES) == len(R.MESSAGES) == R.DARK_DOWN + 1
     assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
     assert R.code_name(R.DARK_DOWN) == "dark_down"
-    assert len(event_names.NAMES) == E.COUNT == E.FLASH_WORN + 1  # the newest code
+    assert len(E.NAMES) == E.COUNT == E.FLASH_WORN + 1  # the newest code
     assert E.name(E.AGG_MIN) == "aggregate min" and E.name(E.COUNT) == "event %d" % E.COUNT
     assert E.name(E.DEVICE_FAULT) == "device fault"
 

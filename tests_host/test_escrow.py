@@ -131,9 +131,9 @@ def test_escrow_pending_survives_a_snapshot():
     assert a.apply(T.pack(T.ESCROW, 1, T.ES_PENDING, 5000)) == 0
     assert a.apply(T.pack(T.ESCROW, 1, T.ES_PENDING, 100)) != 0   # one bill at a time
     assert a.money_on_table()
-    from firmware.store import snapload
+    from firmware.store import snapshot
     c = Ledger()
-    assert snapload.load(c, [a.encode()]) == 0 and c.escrow == 5000
+    assert snapshot.load(c, [a.encode()]) == 0 and c.escrow == 5000
     assert c.apply(T.pack(T.ESCROW, 2, T.ES_STACKED, 2000)) != 0  # not the bill pending
     assert c.apply(T.pack(T.ESCROW, 2, T.ES_STACKED, 5000)) == 0
     assert c.escrow == 0 and c.table.credits == 5000 and c.meters.get("bills_50") == 1

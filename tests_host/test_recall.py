@@ -47,7 +47,7 @@ def joined(rec):
 
 
 class Reader:
-    """snapload._Reader's read() over one block."""
+    """snapshot._Reader's read() over one block."""
 
     def __init__(self, data):
         self.data = data
@@ -157,7 +157,7 @@ def test_a_hundred_two_bet_games_take_pages_of_their_size():
 
 def test_reserve_holds_a_hundred_one_bet_games_without_growing():
     """The cabinet's boot takes the pages a full recall of one-bet games
-    needs (firmware/cabinet/wiring.py): play then adds none for them."""
+    needs (Controller.__init__): play then adds none for them."""
     rec = RC.Recall()
     rec.reserve()
     pages = len(rec._ring)

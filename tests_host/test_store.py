@@ -246,31 +246,3 @@ def test_flash_of_the_dollar_release_is_refused_until_a_ram_clear():
     assert s2.boot(6) != CRITICAL and s2.ledger.table.credits == 500
 
 
-def test_a_rare_record_with_no_memory_for_its_code_is_refused_and_changes_nothing():
-    """The rare records' reducers load on use (firmware/store/rare_records.py,
-    Ledger._rare): when even a collection leaves no room to load them the
-    record is refused with L.NO_MEMORY, nothing journalled or changed, never
-    an exception out of the commit; with room the same record applies."""
-    import builtins
-    import sys
-    f, s = fresh()
-    sys.modules.pop("firmware.store.rare_records", None)
-    seq = s.journal.seq
-    real = builtins.__import__
-    tried = []
-
-    def no_room(name, *args):
-        if "rare_records" in name or (len(args) > 2 and args[2] and "rare_records" in args[2]):
-            tried.append(name)
-            raise MemoryError("no room")
-        return real(name, *args)
-    builtins.__import__ = no_room
-    try:
-        code = s.event(2, E.DOOR_OPEN)
-    finally:
-        builtins.__import__ = real
-    assert code == L.NO_MEMORY and len(tried) == 2, (code, tried)   # tried again after a collection
-    assert not s.ledger.door_open and s.journal.seq == seq and not s.critical
-    assert "firmware.store.rare_records" not in sys.modules
-    assert s.event(3, E.DOOR_OPEN) == R.OK and s.ledger.door_open and s.journal.seq == seq + 1
-    assert "firmware.store.rare_records" not in sys.modules    # let go after use

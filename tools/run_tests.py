@@ -41,7 +41,7 @@ EMU_LOG = os.path.join("build", "test-logs", "emulator.log")
 # the stage fails only when the bench itself does (a crash, a wrong SAS answer).
 HEAP_SESSIONS = ((), ("--sas",))
 HEAP_ROLLS = 200
-HEAP_SIZE = "320K"
+HEAP_SIZE = "384K"
 HEAP_TIMEOUT_S = 900
 
 

@@ -975,7 +975,7 @@ class RamClear(Screen):
     def tick(self, now_ms):
         if self.erased < 0:
             return self.arm.tick(now_ms)
-        # a critical journal is erased a sector a loop pass (issue 9)
+        # a critical journal is erased a sector a loop pass (watchdog)
         if AT.clear_step(self.m.store):
             self.erased += 1
         else:

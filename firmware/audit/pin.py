@@ -8,10 +8,8 @@ PIN, DEFAULT_PIN) is
 
 where the digest is x_n with x_0 = SHA-256(b"BC-PIN2\\0" + salt + b"\\0" + pin)
 and x_{i+1} = SHA-256(x_i). ITERATIONS is sized so one check takes about
-0.5 s on an RP2040 at 125 MHz (README, "PIN stretching": 105 us an iteration
-measured on the rp2 port in the emulated RP2040, 0.54 us on the unix port of
-the bench machine, a factor of about 194), so a flash dump costs an attacker
-~0.5 s of RP2040 time per guess instead of one hash. The check runs in
+0.5 s on an RP2040 at 125 MHz (`tools/bench pin`), so a flash dump costs an
+attacker ~0.5 s of RP2040 time per guess instead of one hash. The check runs in
 slices (SLICE iterations per main-loop pass, ~10 ms on an RP2040) so the
 asyncio loop and the 5 s watchdog are never starved: see Check.
 

@@ -7,6 +7,8 @@ from firmware.store import meters as M
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import ledger as L
+from firmware.rules import profiles as P
+from firmware.rules import wagers as W
 from firmware.audit import text as T
 from firmware import timefmt
 
@@ -60,9 +62,6 @@ def last_bills(led, n=10):
 def profile_default(key, profile):
     """What odds_mult / min_bet / max_bet are when left at 0: the profile's
     odds multiples (3-4-5x), its lowest minimum, its highest maximum."""
-    from firmware.rules import profiles as P
-    from firmware.rules import wagers as W
-    from firmware import forget
     prof = P.PROFILES[profile]
     if key == "odds_mult":
         seen = []
@@ -75,7 +74,6 @@ def profile_default(key, profile):
         lim = P.limits(prof["limits"])
         plain = [lim[k] for k in range(W.COUNT) if k not in W.ODDS_BASE]
         text = str(min(l[0] for l in plain) if key == "min_bet" else max(l[1] for l in plain))
-    forget("firmware.rules.profiles")
     return text
 
 

@@ -19,55 +19,27 @@ the technician is never locked out.
 """
 import gc
 from micropython import const
-
-
-def _load(names):
-    """Imports modules one at a time, collecting after each. Loading a module
-    leaves garbage (its top-level code, dicts outgrown while it defines its
-    names); left to pile up until the heap is full, it ends up in holes
-    between the code of all later modules."""
-    for name in names:
-        __import__(name)
-        gc.collect()
-
-
-# leaves first; the player side (money, game, player, screens, render) only
-# once the store has booted: _play_side()
-_load(("hal.ticks", "hal.prstatus", "firmware.rules.wagers", "firmware.rules.reasons",
-       "firmware.rules.pays", "firmware.rules.table", "firmware.store.records",
-       "firmware.store.events", "firmware.store.config", "firmware.store.meters",
-       "firmware.store.recall", "firmware.store.ledger", "firmware.store.journal",
-       "firmware.store.store", "hal.buttons"))
-from hal.ticks import ticks_diff, ticks_add  # noqa: E402 (bound from the modules loaded above)
+from hal.ticks import ticks_diff, ticks_add
 from hal import buttons as B
+from hal import lamps as LP
+from hal import prstatus as PR
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import config as C
 from firmware.store import ledger as L
-
-MoneyIn = BILL = COIN = GAP_MS = Game = BETTING = Player = message = screens = render = None
-
-
-def _play_side():
-    """The player side's modules (~30 KB on the unix port), imported by the
-    first Controller once its store has booted: the boot's peak (the
-    journal's 8 KB of sector buffers while the ledger builds its profile
-    from the ~11 KB rule documents) then does not come on top of them, and
-    the 1,000-roll benchmark boots in 192K (README *Heap budget*)."""
-    global MoneyIn, BILL, COIN, GAP_MS, Game, BETTING, Player, message, screens, render
-    if render is not None:
-        return
-    _load(("firmware.cabinet.money", "firmware.cabinet.game", "firmware.cabinet.paytext",
-           "firmware.cabinet.player", "firmware.cabinet.screens", "firmware.cabinet.render"))
-    from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
-    from firmware.cabinet.game import Game, BETTING
-    from firmware.cabinet.player import Player, message
-    from firmware.cabinet import screens
-    from firmware.cabinet import render
-
-
-from firmware import forget
+from firmware.store.store import Store
+from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
+from firmware.cabinet.game import Game, BETTING
+from firmware.cabinet.player import Player, message, pages
+from firmware.cabinet import screens
+from firmware.cabinet import render
+from firmware.cabinet import devfault
+from firmware.cabinet import escrow
+from firmware.cabinet import ticket as TK
+from firmware.cabinet.loop import run as _run
+from firmware.sas.machine import start as start_sas
+from firmware import version
 from firmware import fmt
 
 # (board switch, Ledger.host bit, open event, close event); the main door is
@@ -81,64 +53,102 @@ MSG_MS = const(3000)
 _DEFER_MAX = const(4)        # keys kept while a result must stay on screen
 
 
-_BASIC_ROOM = const(65536)   # heap free after boot to load the basic audit at boot
+_MENU = "firmware.audit.menu"
+_READOUT = "firmware.audit.readout"
+_BASIC = "firmware.cabinet.fallback"
 
 
-def _import(module):
-    """A module of the optional audit side, imported on first use (the menu
-    alone is ~45 KB of heap: play should not carry it); (module or None, why
-    not: the exception's name). A failed import is tried once more after a
-    collection (garbage may be all that fills the heap)."""
+def _optional(module):
+    """(module or None, why not: the exception's name). The audit side is
+    imported with a guard: a missing or broken module, or no memory for
+    it, leaves the basic audit working. Tried once more after a collection."""
     why = ""
     for _ in range(2):
         try:
             return __import__(module, None, None, ("_",)), ""
-        except Exception as exc:  # missing, broken, no memory: the cabinet still runs
+        except Exception as exc:
             why = type(exc).__name__
-            forget(module)
             gc.collect()
     return None, why
 
 
-def _room():
-    """True when the heap has room to keep the basic audit loaded from boot
-    (on a board, where it is frozen, it costs little; the unix-port 192K
-    benchmark has no room and loads it only when needed)."""
-    free = getattr(gc, "mem_free", None)
-    return free is None or free() >= _BASIC_ROOM
-
-
-def _service():
-    """firmware/cabinet/service.py (audit mode, read-out, cashout, identity),
-    loaded for the moment it is used and let go: play passes through it only
-    at a cashout. None when it cannot be loaded (no memory even for that):
-    the caller then goes on without what it would have done."""
-    mod = _import("firmware.cabinet.service")[0]
-    forget("firmware.cabinet.service")
-    return mod
-
-
-def _devfault():
-    """firmware.cabinet.devfault, loaded the first time a device is dead."""
-    return __import__("firmware.cabinet.devfault", None, None, ("note",))
-
-
 class Controller:
     def __init__(self, board, store=None, profile=None, audit=True):
-        # boots the store and wires the board (firmware/cabinet/wiring.py):
-        # run once, so its code is let go after
-        from firmware.cabinet import wiring
-        forget("firmware.cabinet.wiring")
-        wiring.init(self, board, store, profile, audit)
+        self.board = board
+        self.clock = board.clock
+        now = self.clock.ticks_ms()
+        if store is None:
+            store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None),
+                          getattr(board, "urandom", None))
+        self.store = store
+        board.money.inhibit(True)  # until the state is known
+        self.boot_status = self.store.boot(self.now_s())
+        if self.store.critical:
+            print("CRITICAL", self.store.reason)  # the console log; the screen locks
+        # the recall's pages while the heap is whole
+        self.store.ledger.recall.reserve()
+        self.sas = start_sas(self) if getattr(board, "sas", None) is not None else None
+        if not getattr(self.clock, "valid", True) and not self.store.critical:
+            self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
+        self.profile_refused = ""  # why a requested profile was not taken
+        if profile and not self.store.critical and \
+                self.store.ledger.config["profile"] != profile:
+            code = self.store.set_config(self.now_s(), "profile", profile)
+            if code != R.OK:
+                self.profile_refused = "NO PROFILE %s\n%s" % (
+                    profile[:6], "MONEY ON STATION" if code == L.MONEY_ON_TABLE
+                    else "UNKNOWN PROFILE")
+        self.money = MoneyIn(board.money, now)
+        self.game = Game(self.store, board, now)
+        self.player = Player()
+        self.player.fix_selection(self.store.ledger.table, self.store.ledger.table.p)
+        self.history = []
+        self._load_history()
+        self.audit_mode = False
+        self.menu = None
+        self.audit = audit
+        self.readout = None        # made when the first read-out byte arrives
+        self._rx = bytearray(64)
+        self._msg = ""
+        self._msg_until = now
+        self._deferred = []        # keys pressed while a result must stay up
+        self._last_input = now
+        self._last_refresh = now
+        self._rolls_seen = self.game.rolls
+        self._erasing = False
+        self.erases = 0
+        self.lines = None          # text on the display now
+        self.dice = None
+        self.redraws = 0
+        self.dirty = True
+        self.credits_in = 0        # credited this power cycle (tests)
+        self.faults = []           # hal.faults codes of devices that do not answer
+        self.inputs_dead = self.display_dead = self.no_journal = False
+        self.menu_module = _MENU
+        self.readout_module = _READOUT
+        self.audit_error = ""      # why the full menu or read-out could not be loaded
+        # the basic audit, loaded at boot so that the key always opens something
+        self._basic = _optional(_BASIC)[0] if audit else None
+        self._poll_faults(now)
+        try:
+            dead = board.printer.status() == PR.FAULT
+        except OSError:
+            dead = True
+        if dead:
+            devfault.printer(self, now)
+        self._update_inhibit()
+        if self.profile_refused:
+            self.say(self.profile_refused, now, 10000)
 
     # ---- small helpers ---------------------------------------------------
     def now_s(self):
         return self.clock.now()
 
     def identity(self):
-        from firmware.cabinet.service import identity
-        forget("firmware.cabinet.service")
-        return identity(self)
+        cfg = self.store.ledger.config
+        return {"station": cfg["station"], "version": version.VERSION,
+                "name": version.NAME, "serial": version.serial(self.board),
+                "profile": cfg["profile"]}
 
     def say(self, text, now_ms, ms=MSG_MS):
         self._msg = text
@@ -251,16 +261,13 @@ class Controller:
         self.player.close_pages()
         self.menu = None
         if self.audit:
-            svc = _service()
-            if svc is not None:
-                svc.open_menu(self, now_ms)
+            self._open_menu(now_ms)
         self.dirty = True
 
     def _leave_audit(self, now_ms):
         store = self.store
         self.audit_mode = False
         self.menu = None
-        forget("firmware.audit.menu")
         if store.ledger.audit and not store.critical:
             store.event(self.now_s(), E.AUDIT_OFF)
         # the menu may have cleared a lock or RAM: rebuild what RAM derives
@@ -271,12 +278,57 @@ class Controller:
             self.game.resume(now_ms)
         self.dirty = True
 
+    # ---- the audit side: the menu and the read-out, else the basic audit ----
+    def _open_menu(self, now_ms):
+        """The audit menu, or the basic audit saying why the menu did not load."""
+        mod, why = _optional(self.menu_module)
+        menu = getattr(mod, "Menu", None)
+        if menu is None:
+            self._basic_menu(why)
+            return
+        try:
+            self.menu = menu(self.store, self.board, self.identity())
+        except Exception as exc:
+            self._menu_failed(exc, now_ms)
+
+    def _basic_menu(self, why):
+        """The technician is never locked out: when the audit menu cannot be
+        loaded (or fails), the basic audit opens instead, saying why."""
+        self.audit_error = why
+        print("AUDIT MENU NOT LOADED:", why)
+        cls = getattr(self._basic_audit(), "Fallback", None)
+        self.menu = cls(self.store, self.board, why) if cls is not None else None
+
+    def _basic_audit(self):
+        if self._basic is None:
+            self._basic = _optional(_BASIC)[0]
+        return self._basic
+
     def _menu_failed(self, exc, now_ms):
-        svc = _service()
-        if svc is not None:
-            svc.menu_failed(self, exc, now_ms)  # the basic audit takes its place
-        else:
-            self.menu = None
+        try:
+            import sys
+            sys.print_exception(exc)
+        except Exception:
+            pass
+        was_basic = self.menu is not None and type(self.menu).__name__ == "Fallback"
+        self.menu = None
+        if not was_basic:
+            self._basic_menu(type(exc).__name__)
+
+    def _open_readout(self):
+        """Sets self.readout: the read-out, else the basic one (METERS and
+        STATUS); False when neither can be loaded."""
+        mod, why = _optional(self.readout_module)
+        readout = getattr(mod, "Readout", None)
+        if readout is not None:
+            self.readout = readout(self.store, self.identity())
+            return True
+        self.audit_error = why
+        readout = getattr(self._basic_audit(), "MiniReadout", None)
+        if readout is None:
+            return False
+        self.readout = readout(self.store)
+        return True
 
     def _button(self, code, now_ms):
         self._last_input = now_ms
@@ -293,7 +345,7 @@ class Controller:
         g = self.game
         if g.result_locked(now_ms) or (code == B.CASHOUT and g.rolling()):
             # the result is read first; the keys act once its time is up. A
-            # cashout during the roll waits for it too (README: Cashout)
+            # cashout during the roll waits for it too
             if len(self._deferred) < _DEFER_MAX:
                 self._deferred.append(code)
             return
@@ -313,8 +365,7 @@ class Controller:
         led = self.store.ledger
         bz = getattr(self.board, "buzzer", None)
         if bz is not None and screens.net_of(led.last_game) > 0:  # a win plays a tune
-            from hal.lamps import WIN_TUNE
-            bz.play(WIN_TUNE, self.clock.ticks_ms())
+            bz.play(LP.WIN_TUNE, self.clock.ticks_ms())
         faces = self.game.last_faces
         self.history.insert(0, faces[0] + faces[1])
         if len(self.history) > HISTORY:
@@ -331,9 +382,8 @@ class Controller:
         turned) and credited when the key turns off; only while the menu's
         pulse test has acceptance open are they the technician's test."""
         v = getattr(self.board, "validator", None)
-        if v is not None:  # bills through escrow: that code only on such a board
-            from firmware.cabinet.escrow import tick
-            tick(self, v, now_ms)
+        if v is not None:  # bills through a validator with escrow
+            escrow.tick(self, v, now_ms)
         money = self.money
         if self.audit_mode and not self.board.money.inhibited:
             money.skip()
@@ -370,16 +420,51 @@ class Controller:
             self.board.money.inhibit(want)
 
     def cashout(self, now_ms):
-        """CASHOUT (firmware/cabinet/service.py): the text to show."""
-        svc = _service()
-        return svc.cashout(self, now_ms) if svc is not None else message(R.LOCKED)  # player.message
+        """CASHOUT: ticket when the printer is ready and the amount is under the
+        handpay limit, else a handpay (locks for the attendant). The ticket is
+        committed pending before it is printed and printed only when the
+        printer confirms (firmware/cabinet/ticket.py); if the print fails the
+        cabinet locks PRINTER FAULT, after a power cut TICKET IN DOUBT, and the
+        attendant reprints it (same validation number) or pays it by hand."""
+        store = self.store
+        led = store.ledger
+        why = led.suspended()
+        # a host shutdown (SAS 01) leaves cash out possible (SAS 6.02 7.4.1)
+        if (why and why != L.DISABLED) or self.game.rolling() or led.phase != L.BETTING:
+            return message(R.LOCKED)
+        now = self.now_s()
+        if led.table.bets:  # the bets come down first, then the credits go
+            text = pages().take_down_all(self, now, why == L.DISABLED)
+            if text:
+                return text
+        amount = led.table.credits
+        if amount <= 0:
+            return message(R.NO_CREDITS)
+        pr = self.board.printer
+        try:
+            st = pr.status()
+        except OSError:
+            st = PR.FAULT
+            devfault.printer(self, now_ms)
+        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"] * 100:
+            code = store.cashout(now, T.BY_HANDPAY)
+            if code != R.OK:
+                return message(code)
+            return "HANDPAY " + fmt(amount) + "\nCALL ATTENDANT"
+        code = store.ticket(now, T.TK_PENDING, TK.number(led))
+        if code != R.OK:
+            return message(code)
+        if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True)):
+            store.lock(now, L.LK_PRINTER, amount)
+            return "PRINTER FAULT\nCALL ATTENDANT"
+        return "TICKET PRINTED\n$" + fmt(amount)
 
     # ---- devices that do not answer -------------------------------------------
     def _poll_faults(self, now_ms):
         faults = getattr(self.board, "faults", None)
         found = faults() if faults is not None else ()
         if found or self.faults:
-            _devfault().poll(self, found, now_ms)
+            devfault.poll(self, found, now_ms)
 
     # ---- serial read-out ----------------------------------------------------------
     def tick_serial(self):
@@ -394,15 +479,13 @@ class Controller:
                 return
             if not self.audit:
                 return  # no read-out on this cabinet: bytes are dropped
-            svc = _service()
-            if svc is None or not svc.open_readout(self):
+            if not self._open_readout():
                 return
             self.readout.received(self._rx, n)
         try:
             self.readout.service(ser)
-        except Exception:  # no memory for a reply, a bug: load it again at the next byte
+        except Exception:  # no memory for a reply, a bug: open it again at the next byte
             self.readout = None
-            forget(self.readout_module)
 
     # ---- journal maintenance ----------------------------------------------------------
     def idle(self, now_ms):
@@ -458,7 +541,7 @@ class Controller:
         try:
             self._show(d, now_ms)
         except OSError:
-            _devfault().display(self, now_ms)
+            devfault.display(self, now_ms)
             return False
         self.redraws += 1
         return True
@@ -477,7 +560,6 @@ class Controller:
             sas.serve()
 
     def _lamps(self, now_ms):
-        from hal import lamps as LP
         led = self.store.ledger
         bits = 0
         if self.store.critical or led.lock or led.tilt or self.faults:
@@ -488,15 +570,13 @@ class Controller:
             bits = LP.GREEN
         if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT, L.LK_PRINTER, L.LK_DOUBT):
             bits |= LP.WHITE
-        elif self.faults and _devfault().white(self, now_ms):
+        elif self.faults and devfault.white(self, now_ms):
             bits |= LP.WHITE
         if bits != self.board.lamps.state:
             self.board.lamps.set(bits)
 
     # ---- asyncio main loop --------------------------------------------------------
     def run(self, stop=None):
-        """The main loop's coroutine: runs until `stop()` returns True (never
-        on a board). firmware/cabinet/loop.py: a session that steps the
-        controller itself (tests, the benchmark) never loads it."""
-        from firmware.cabinet.loop import run
-        return run(self, stop)
+        """The main loop's coroutine (firmware/cabinet/loop.py): runs until
+        `stop()` returns True (never on a board)."""
+        return _run(self, stop)

@@ -1,5 +1,5 @@
 """Devices that do not answer (hal.faults): what the controller does about
-them. Imported only once a board reports one, so play never carries it.
+them.
 
 A fault locks play as DEVICE FAULT with the device's code (lock screen, event
 "device fault"); under a handpay/jackpot lock only the event is logged (the

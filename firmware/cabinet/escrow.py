@@ -1,5 +1,5 @@
 """Bills through a validator with escrow (hal/escrow.py, ID-003 style): the
-controller's money pass calls tick() when the board has one; loaded only then.
+controller's money pass calls tick() when the board has one.
 """
 from hal import escrow as V
 from firmware.rules import reasons as R

@@ -1,8 +1,7 @@
 """The basic audit, built into the cabinet: what the technician gets when
 the audit menu or the read-out cannot be loaded (a MemoryError on a
-fragmented heap, a broken install). It is small and loaded at boot where
-the heap has room for it (controller.BASIC_ROOM), so the key always opens
-something: the meters, the attendant's actions on a lockup or a ticket in
+fragmented heap, a broken install). It is small and loaded at boot, so
+the key always opens something: the meters, the attendant's actions on a lockup or a ticket in
 doubt, and the RAM clear (PIN, then the arming sequence).
 
 Basic menu (NEXT / PREV change page):

@@ -1,8 +1,4 @@
-"""The help pages: every offered wager's pay, from the profile in use.
-
-Only the help screens need this, so firmware.cabinet.paytext.help_pages
-imports it for the moment the pages are built and then lets it go.
-"""
+"""The help pages: every offered wager's pay, from the profile in use."""
 from firmware import fmt
 from firmware.rules import wagers as W
 from firmware.rules import pays as P

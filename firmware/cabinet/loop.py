@@ -1,7 +1,7 @@
 """The cabinet's asyncio main loop (Controller.run()): each part of a pass
 is its own task with its own period, so none starves another (the periods:
-firmware/cabinet/controller.py). Loaded only where the loop runs (main.py);
-tests and the benchmark call Controller.step() themselves."""
+firmware/cabinet/controller.py). Tests and the benchmark call
+Controller.step() themselves."""
 
 
 async def run(ctl, stop=None):

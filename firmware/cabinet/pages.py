@@ -1,8 +1,7 @@
-"""What a player uses now and then, imported for that and let go after
-(firmware.cabinet.player.pages): the pages over the betting screen besides
-help (MY BETS: every bet on the layout, take one down or call it ON/OFF; the
-roll statistics board), the REPEAT report, and cashout with bets in play.
-Play does not carry them.
+"""What a player uses now and then (firmware.cabinet.player.pages): the
+pages over the betting screen besides help (MY BETS: every bet on the
+layout, take one down or call it ON/OFF; the roll statistics board), the
+REPEAT report, and cashout with bets in play.
 """
 from micropython import const
 from hal import buttons as B
@@ -77,7 +76,7 @@ def repeat_notice(placed, refused):
 
 
 def take_down_all(ctl, now, held=False):
-    """Cashout with bets on the table (README: cashout with bets in play):
+    """Cashout with bets on the table:
     refused while a contract bet is in play, else every bet comes down into
     the credits first, so nothing is left rolling for the next player.
     `held`: the SAS host disabled play, so a contract bet can be neither

@@ -7,7 +7,7 @@ pages always follow the rules the engine settles with.
 """
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
-from firmware import forget, fmt
+from firmware import fmt
 
 
 def money(n):
@@ -96,8 +96,6 @@ def pays(profile, kind, number=0):
 def help_pages(profile):
     """Help pages: each a list of 8 lines (title, 6 entries, footer).
 
-    Built by firmware.cabinet.helptext, imported for this call and let go:
-    play does not need the page builder (the player keeps the pages)."""
+    Built by firmware.cabinet.helptext (imported here: it imports this module)."""
     from firmware.cabinet import helptext
-    forget("firmware.cabinet.helptext")
     return helptext.help_pages(profile)

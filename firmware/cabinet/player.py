@@ -31,7 +31,6 @@ from hal import buttons as B
 from hal.ticks import ticks_diff, ticks_add
 from firmware.rules import wagers as W
 from firmware.rules import reasons as R
-from firmware import forget
 
 CHIPS = (100, 500, 2500, 10000)  # cents: $1, $5, $25, $100 chips
 MSG_MS = const(3000)
@@ -78,8 +77,6 @@ class Player:
 
     def close_pages(self):
         if self.page != BETTING or self.armed_until is not None:
-            if self.page != HELP:
-                forget_pages()
             self.page = BETTING
             self.armed_until = None
             self.die = 0
@@ -100,8 +97,6 @@ class Player:
         table = ctl.store.ledger.table
         if self.page != BETTING:
             done, text = self._on_page(code, ctl, table)
-            if self.page == BETTING:
-                forget_pages()
             if done:
                 return text
             self.page = BETTING
@@ -247,9 +242,7 @@ class Player:
             if not placed:
                 return "BETS ALREADY UP"
             return "REPEATED 1 BET" if placed == 1 else "REPEATED %d BETS" % placed
-        text = "\n".join(pages().repeat_notice(placed, refused))
-        forget_pages()
-        return text
+        return "\n".join(pages().repeat_notice(placed, refused))
 
     # ---- pages -----------------------------------------------------------
     def _on_page(self, code, ctl, table):
@@ -267,13 +260,9 @@ class Player:
 
 
 def pages():
-    """firmware.cabinet.pages, loaded while MY BETS / statistics are used."""
+    """firmware.cabinet.pages (imported here: it imports this module)."""
     from firmware.cabinet import pages as P
     return P
-
-
-def forget_pages():
-    forget("firmware.cabinet.pages")
 
 
 # ---- navigation: where the selection goes on a key ---------------------------

@@ -195,7 +195,7 @@ def rolling_screen(ctl, now_ms):
     m1, m2 = msg_lines(game.message(now_ms))
     if game.state == G.HELD:
         m1, m2 = "ROLL HELD", led.suspended()
-    # a CASHOUT pressed now is kept for after the result (README: Cashout)
+    # a CASHOUT pressed now is kept for after the result
     top = ("CASHOUT AFTER", "THE ROLL") if ctl.cashout_waiting() else ("NO MORE BETS", "")
     return [center(top[0]), center(top[1]), center(what)] + cr_bet(led.table) + \
         [center(puck(led.table)), m1, m2]

@@ -41,8 +41,6 @@ def composite(parts, single):
 
 
 def _one_roll_tables(singles):
-    # unpacked, not parameters: parameter names stay on a board's heap as
-    # interned strings, locals do not
     two, three, eleven, twelve, any_craps, any7, field_2, field_12, hi_lo, combined_ce = singles
     single = {2: two, 3: three, 11: eleven, 12: twelve, 7: any7}
     # units each combination bet spreads over totals: {total: units}
@@ -76,9 +74,7 @@ def _one_roll_tables(singles):
 def limits(spec, scale=1):
     """(min, max, multiple) of every kind in the documents' dollars, indexed
     by kind: the default unless named. spec is the profile's "limits": (the
-    default, {kind: its own}), kinds as numbers (their names would be ~12
-    more interned strings on a board's heap). A list, not a dict by kind: a
-    third of the heap, same lookups.
+    default, {kind: its own}), kinds as numbers. A list indexed by kind.
 
     Odds bets default to no maximum of their own (max 0): the odds multiple
     of their line bet is their limit.

@@ -1,10 +1,10 @@
-"""Why the engine refused an action: stable codes and the player's message.
+"""Why the engine refused an action: stable codes, their names and the
+player's message.
 
-Codes go to the display, the scenario runner and the event log. Their names
-and messages are in reason_text.py.
+Codes go to the display, the scenario runner and the event log. A message
+must fit two 16-column display lines: keep each under 32 characters.
 """
 from micropython import const
-from firmware import forget
 
 OK = const(0)
 NOT_OFFERED = const(1)
@@ -39,24 +39,50 @@ DARK_DOWN = const(28)
 _COUNT = const(29)  # codes OK..DARK_DOWN: len(CODES) == len(MESSAGES)
 
 
-def _texts():
-    """The code names and messages (firmware/rules/reason_text.py), imported
-    for one look-up and let go: play shows one only when it refuses."""
-    from firmware.rules import reason_text
-    forget("firmware.rules.reason_text")
-    return reason_text
+CODES = (
+    "ok", "not_offered", "bad_amount", "bad_number", "no_funds", "below_min",
+    "above_max", "not_multiple", "point_on", "point_off", "no_base", "odds_limit",
+    "contract", "no_increase", "no_bet", "odds_first", "opposite", "max_payoff",
+    "lucky_closed", "new_shooter", "no_toggle", "agg_min", "bad_dice", "bad_wager",
+    "no_credits", "credit_limit", "bets_closed", "locked", "dark_down",
+)
 
-
-def __getattr__(name):
-    # R.CODES and R.MESSAGES still read as module attributes
-    if name in ("CODES", "MESSAGES"):
-        return getattr(_texts(), name)
-    raise AttributeError(name)
+MESSAGES = (
+    "OK",
+    "Bet not offered in this game",
+    "Amount must be whole cents",
+    "Not a number for this bet",
+    "Not enough credits",
+    "Below the table minimum",
+    "Above the table maximum",
+    "Amount must be in even units",
+    "Only before the point is set",
+    "Only after a point is set",
+    "Needs its line bet first",
+    "Over the odds limit",
+    "Contract bet: cannot remove",
+    "Cannot add to this bet now",
+    "No such bet on the table",
+    "Take the odds down first",
+    "Cannot bet both sides",
+    "Max proposition payoff",
+    "Only after a 7 or first roll",
+    "Only for a new shooter",
+    "Cannot turn this bet on/off",
+    "Bets under aggregate minimum",
+    "Dice must be two faces 1-6",
+    "Unknown bet",
+    "No credits to cash out",
+    "Credit limit reached",
+    "Betting is closed",
+    "Cabinet locked: see attendant",
+    "Not until the next come-out",
+)
 
 
 def code_name(code):
-    return _texts().CODES[code] if 0 <= code < _COUNT else "unknown"
+    return CODES[code] if 0 <= code < _COUNT else "unknown"
 
 
 def message(code):
-    return _texts().MESSAGES[code] if 0 <= code < _COUNT else "Refused"
+    return MESSAGES[code] if 0 <= code < _COUNT else "Refused"

@@ -1,8 +1,7 @@
-"""The rare SAS long polls, loaded when a host first sends one (a ROM check,
-setting the clock or the validation ID, a remote handpay reset): a host polls
-meters and exceptions all day but sends these seldom, so their code is not in
-the heap from boot (README *Heap budget*). `answer()` is Sas.more's handler
-for them (firmware/sas/machine.py); the answer goes into sas.buf."""
+"""The SAS long polls that change something or take long: a ROM check,
+setting the clock or the validation ID, a remote handpay reset. `answer()`
+is Sas.more's handler for them (firmware/sas/machine.py); the answer goes
+into sas.reply."""
 from firmware.sas import wire as Wr
 from firmware.sas import validation as V
 from firmware.store import events as E
@@ -41,7 +40,7 @@ class _Rom:
 
 
 def answer(sas, f, n):
-    """Long poll f[:n] (21, 4C, 7F or 94) -> length of the answer in sas.buf
+    """Long poll f[:n] (21, 4C, 7F or 94) -> length of the answer in sas.reply
     (0: none)."""
     cmd = f[1]
     if cmd == 0x21:
@@ -59,8 +58,8 @@ def _rom(sas, f):
     (firmware/audit/digest.for_board); computed a few blocks per pass
     while polls are answered, sent on the first general poll after (6.1)."""
     from firmware.audit.digest import for_board
-    sas.digest = _Rom(for_board(".", _Crc(f[2] | (f[3] << 8))))
-    sas.ready = -1
+    sas.rom_check = _Rom(for_board(".", _Crc(f[2] | (f[3] << 8))))
+    sas.rom_signature = -1
     return 0
 
 
@@ -101,7 +100,7 @@ def _handpay_reset(sas):
         code = 0
     else:
         code = 1
-    sas.buf[k] = code
+    sas.reply[k] = code
     return sas.tail(k + 1)
 
 
@@ -114,7 +113,7 @@ def _set_validation(sas, f):
     seq = f[5] | (f[6] << 8) | (f[7] << 16)
     if vid and (vid != led.val_id or seq > led.val_seq) and not store.critical:
         store.commit(T.pack(T.VALID_ID, sas.ctl.now_s(), vid, seq))
-    o = sas.buf
+    o = sas.reply
     k = sas.head(0x4C)
     vid, seq = V.of_ledger(led)[:2]
     for i in range(3):

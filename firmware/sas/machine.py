@@ -11,22 +11,18 @@ SAS 6.02 section 3: a repeated general poll (nothing else in between) is a
 NACK and gets the same exception again, at most three times.
 
 Only this module and firmware/sas/* know SAS; the controller calls tick().
-
-Names: every name in a loaded module is interned for good, and past 1,260
-names the unix port takes a 14 KB qstr pool (README *Heap with SAS*), so
-attributes and handlers here reuse names the firmware interns anyway
-(`frames` is the framer, `buf` the answer being built, `ready` a finished
-ROM signature, `armed` an unread ticket...), the exception codes are private
-constants and the tables below are constants too (no names at all).
 """
 from micropython import const
+import array
 from firmware.sas import wire
 from firmware.sas import meters
+from firmware.sas import commands
+from firmware.sas import validation
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
 from firmware import timefmt
-from firmware import forget
+from firmware import version
 
 _QCAP = const(32)          # exception FIFO (the spec asks for at least 20)
 _RX = const(64)
@@ -46,7 +42,7 @@ _BILL_DOLLARS = const((1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500))
 _DENOM_CENTS = const((1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000))
 
 # General-poll exception codes (SAS 6.02 Appendix A) and which cabinet event
-# raises which. Data only: bytes, not dicts (heap; README *Heap budget*).
+# raises which, as data.
 # what wire.Framer.feed() returns for a complete message
 _GENERAL = const(1)
 _BROADCAST = const(3)
@@ -124,10 +120,35 @@ def start(ctl):
 
 class Sas:
     def __init__(self, ctl):
-        # run once (firmware/sas/begin.py), so its code is let go after
-        from firmware.sas import begin
-        forget("firmware.sas.begin")
-        begin.init(self, ctl, _RX, _QCAP, _SENT_NONE)
+        self.ctl = ctl
+        self.port = ctl.board.sas
+        led = ctl.store.ledger
+        self.framer = wire.Framer(led.config["sas_address"])
+        self._rx = bytearray(_RX)
+        self.flags = bytearray(_RX)        # the ninth (wakeup) bit of each byte read
+        self.reply = bytearray(48)         # the answer being built
+        self._queue = bytearray(_QCAP)     # exception codes, FIFO ring
+        self.numbers = array.array("i", [0] * _QCAP)   # their event numbers (0 = volatile)
+        self.first = 0                     # the oldest entry
+        self.size = 0
+        self.seen = led.sas_ack            # newest event number queued
+        self.acked = led.sas_ack           # newest event number acknowledged
+        self._since = 0                    # when that was last journalled (ms)
+        self._tag = _SENT_NONE             # what the last general poll got, until acknowledged
+        self.repeat = 0                    # times it was sent
+        self.full = False                  # the queue overflowed: 70 goes first
+        self._others_seen = 0              # polls to other addresses seen
+        self.last_kind = 0                 # kind of the previous message for us
+        # a game in progress at power-up (it is replayed or voided) is
+        # reported as started again, so its 7F never comes without a 7E
+        self.phase = -1
+        self.game_no = led.game_no
+        self.rom_check = None              # the ROM signature being computed (commands.py)
+        self.rom_signature = -1            # finished, waiting for a general poll (-1: none)
+        self.ticket_unread = False         # a ticket printed that 4D 00 has not read
+        self.count = 0                     # polls answered
+        self.refused = 0                   # frames for us dropped (bad CRC or data)
+        self.serial = version.serial(ctl.board)[:40].encode()   # long poll 54
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -145,7 +166,7 @@ class Sas:
     def pop(self):
         n = self.numbers[self.first]
         if n:
-            self.last = n
+            self.acked = n
         self.first = (self.first + 1) % _QCAP
         self.size -= 1
 
@@ -165,7 +186,7 @@ class Sas:
             self.seen += 1
             number, t, code, arg = ev.get(total - self.seen)
             if code == E.CASHOUT:
-                self.armed = True
+                self.ticket_unread = True
             if code == E.BILL_IN:
                 c = meters.amount(led, arg) // 100
                 c = _BILL_DOLLARS.index(c) if c in _BILL_DOLLARS else -1
@@ -177,8 +198,8 @@ class Sas:
                 self.push(c, number)
                 if BY_EVENT[i + 1]:
                     self.push(BY_EVENT[i + 1], number)
-            elif number > self.last and self.size == 0:
-                self.last = number      # nothing to report: counts as acknowledged
+            elif number > self.acked and self.size == 0:
+                self.acked = number      # nothing to report: counts as acknowledged
         if led.phase != self.phase:
             self.phase = led.phase
             if led.phase == L.CLOSED:
@@ -192,13 +213,13 @@ class Sas:
         try:
             # the configured address, live: a change in the menu applies at the
             # next tick (0 = SAS off: every poll ignored)
-            self.frames.id = self.ctl.store.ledger.config["sas_address"]
+            self.framer.id = self.ctl.store.ledger.config["sas_address"]
             self.feed()
-            if self.digest is not None:
-                sig = self.digest.step(_ROM_CHUNKS)
+            if self.rom_check is not None:
+                sig = self.rom_check.step(_ROM_CHUNKS)
                 if sig is not None:     # done: the CRC, or -1 if the program could not be read
-                    self.ready = sig
-                    self.digest = None
+                    self.rom_signature = sig
+                    self.rom_check = None
             self.serve()
             self.commit(now_ms)
         except Exception as exc:    # a protocol bug must never stop the cabinet
@@ -213,14 +234,14 @@ class Sas:
         each of its other parts, so a poll waits for one part at most)."""
         try:
             n = self.port.read(self._rx, self.flags)
-            fr = self.frames
+            fr = self.framer
             for i in range(n):
                 kind = fr.feed(self._rx[i], self.flags[i])
-                if fr.skip != self._count:
+                if fr.skip != self._others_seen:
                     # a poll to another machine: implied ACK of our last answer (3.1)
-                    self._count = fr.skip
+                    self._others_seen = fr.skip
                     self.done()
-                    self.kind = 0
+                    self.last_kind = 0
                 if kind:
                     self.answer(kind)
         except Exception as exc:
@@ -231,30 +252,30 @@ class Sas:
         """Journals the newest acknowledged event, at most once a second."""
         store = self.ctl.store
         led = store.ledger
-        if self.last <= led.sas_ack or store.critical:
+        if self.acked <= led.sas_ack or store.critical:
             return
         if self.ctl.clock.ticks_diff(now_ms, self._since) < _ACK_EVERY_MS:
             return
         self._since = now_ms
-        store.commit(T.pack(T.SAS_ACK, self.ctl.now_s(), min(self.last, led.events.total)))
+        store.commit(T.pack(T.SAS_ACK, self.ctl.now_s(), min(self.acked, led.events.total)))
 
     def answer(self, kind):
-        """A complete message for this machine is in frames.buf."""
-        fr = self.frames
+        """A complete message for this machine is in framer.buf."""
+        fr = self.framer
         self.count += 1
         if kind == _GENERAL:
-            nack = self.kind == _GENERAL and self._tag != _SENT_NONE \
+            nack = self.last_kind == _GENERAL and self._tag != _SENT_NONE \
                 and self.repeat < _NACK_MAX
-            self.kind = kind
+            self.last_kind = kind
             if not nack:
                 self.done()
             self.repeat += 1
-            o = self.buf
-            if self.ready >= 0:
+            o = self.reply
+            if self.rom_signature >= 0:
                 # the ROM signature answers the first general poll after it is ready (6.1)
                 self.head(0x21)
-                o[2] = self.ready & 0xFF
-                o[3] = self.ready >> 8
+                o[2] = self.rom_signature & 0xFF
+                o[3] = self.rom_signature >> 8
                 self._tag = _SENT_ROM
                 self.port.write(memoryview(o)[:self.tail(4)])
                 return
@@ -271,7 +292,7 @@ class Sas:
             return
         # any other poll is an implied ACK of a general-poll answer
         self.done()
-        self.kind = kind
+        self.last_kind = kind
         f = fr.buf
         cmd = f[1]
         if wire.length(cmd) != wire.R and not wire.crc_ok(f, fr.n):
@@ -285,7 +306,7 @@ class Sas:
         n = self.table[_BY_CMD[i + 1]](self, f, fr.n)
         if kind == _BROADCAST or n == 0:
             return                          # type G gets no answer
-        self.port.write(memoryview(self.buf)[:n])
+        self.port.write(memoryview(self.reply)[:n])
 
     def done(self):
         """The host acknowledged the last general poll's answer."""
@@ -293,7 +314,7 @@ class Sas:
         self._tag = _SENT_NONE
         self.repeat = 0
         if sent == _SENT_ROM:
-            self.ready = -1
+            self.rom_signature = -1
         elif sent == _SENT_OVERFLOW:
             self.full = False
         elif sent == _SENT_QUEUE and self.size:
@@ -302,20 +323,20 @@ class Sas:
     # ---- response helpers ----------------------------------------------------
     def tail(self, n):
         """Appends the CRC to the answer's n bytes; returns its length."""
-        c = wire.crc16(self.buf, 0, n)
-        self.buf[n] = c & 0xFF
-        self.buf[n + 1] = c >> 8
+        c = wire.crc16(self.reply, 0, n)
+        self.reply[n] = c & 0xFF
+        self.reply[n + 1] = c >> 8
         return n + 2
 
     def head(self, c):
         """The answer's address and command c; returns its length so far."""
-        self.buf[0] = self.frames.id
-        self.buf[1] = c
+        self.reply[0] = self.framer.id
+        self.reply[1] = c
         return 2
 
     def status(self, x=0):
         """The one-byte answer: the address, | 0x80 (x) to refuse."""
-        self.buf[0] = self.frames.id | x
+        self.reply[0] = self.framer.id | x
         return 1
 
     # ---- long polls: handler(frame, length) -> length of the answer in buf ---
@@ -335,13 +356,13 @@ class Sas:
 
     def meters(self, f, n):
         """Meter polls 0F-20 (7.1, 7.2): their meters (firmware/sas/meters.py), BCD."""
-        return self.tail(meters.put(self.ctl.store.ledger, f[1], self.buf, self.head(f[1])))
+        return self.tail(meters.put(self.ctl.store.ledger, f[1], self.reply, self.head(f[1])))
 
     def machine(self, f, n):
         """1F gaming machine ID and information (7.10)."""
         led = self.ctl.store.ledger
         cfg = led.config
-        o = self.buf
+        o = self.reply
         k = self.head(0x1F)
         o[k:k + 5] = b"BC000"                  # game ID "BC" (BubbleCraps), additional ID
         k += 5
@@ -362,10 +383,8 @@ class Sas:
 
     def more(self, f, n):
         """21 ROM signature, 4C set validation ID, 7F set date and time, 94
-        remote handpay reset: rare, so their code loads when first used
-        (firmware/sas/commands.py)."""
-        from firmware.sas.commands import answer
-        return answer(self, f, n)
+        remote handpay reset (firmware/sas/commands.py)."""
+        return commands.answer(self, f, n)
 
     def bill(self, f, n):
         """48 last accepted bill: country, denomination code, bills of that type."""
@@ -378,7 +397,7 @@ class Sas:
             if code == E.BILL_IN:
                 dollars = meters.amount(led, arg) // 100
                 break
-        o = self.buf
+        o = self.reply
         if dollars:
             o[k] = _COUNTRY_US
             c = _BILL_DOLLARS.index(dollars) if dollars in _BILL_DOLLARS else 0
@@ -393,7 +412,7 @@ class Sas:
     def version(self, f, n):
         """54 SAS version and gaming machine serial number."""
         serial = self.serial
-        o = self.buf
+        o = self.reply
         k = self.head(0x54)
         o[k] = 3 + len(serial)
         o[k + 1:k + 4] = _SAS_VERSION
@@ -404,7 +423,7 @@ class Sas:
     def clock(self, f, n):
         """7E current date and time: MMDDYYYY HHMMSS, BCD."""
         y, mo, d, hh, mi, ss = timefmt.civil(self.ctl.now_s())
-        o = self.buf
+        o = self.reply
         k = self.head(0x7E)
         k = wire.put_bcd(o, k, mo * 1000000 + d * 10000 + y, 4)
         k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
@@ -413,7 +432,7 @@ class Sas:
     def handpays(self, f, n):
         """1B handpay information (7.8, legacy reporting: the current lockup)."""
         led = self.ctl.store.ledger
-        o = self.buf
+        o = self.reply
         k = self.head(0x1B)
         amount = led.lock_arg if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT) else 0
         o[k] = 0                                 # progressive group
@@ -429,7 +448,7 @@ class Sas:
         """2F (1-byte meter codes, 4 BCD each) and 6F/AF (2-byte codes, sized)."""
         led = self.ctl.store.ledger
         cmd = f[1]
-        o = self.buf
+        o = self.reply
         game = wire.get_bcd(f, 3, 2)
         if game != 0:
             return 0                             # single game: only game 0000 exists
@@ -464,20 +483,17 @@ class Sas:
         (function 00 reads it once, FF looks ahead; buffer index 1 = newest)."""
         led = self.ctl.store.ledger
         fn = f[2]
-        o = self.buf
+        o = self.reply
         k = self.head(0x4D)
         t = None
         if led.val_seq or led.ticket_last:
-            # loaded once a ticket exists (cashing out loads it too), not
-            # for a cabinet that never printed one
-            from firmware.sas.validation import ticket
-            t = ticket(led)
-        if t is None or (fn == 0 and not self.armed) or fn not in (0, 1, 0xFF):
+            t = validation.ticket(led)
+        if t is None or (fn == 0 and not self.ticket_unread) or fn not in (0, 1, 0xFF):
             for i in range(31):
                 o[k + i] = 0
             return self.tail(k + 31)
         if fn == 0:
-            self.armed = False
+            self.ticket_unread = False
         number, when, amount = t
         y, mo, d, hh, mi, ss = timefmt.civil(when)
         o[k] = 0x00                                  # cashable ticket from a cash out
@@ -498,7 +514,7 @@ class Sas:
         """57 send pending cash out information / 58 receive validation
         number: this machine uses secure-enhanced validation, never system
         validation, so it is never waiting (status 80; 57: no amount)."""
-        o = self.buf
+        o = self.reply
         k = self.head(f[1])
         o[k] = 0x80
         k += 1

@@ -14,8 +14,7 @@ out - coin in`, every SAS meter only ever going up):
   cancelled = total_out - jackpot (tickets + handpaid cancelled credits)
   drop      = total_in (bills and coins into the cash box)
 
-The tables are bytes, not dicts of functions (each closure, dict slot and
-function object is heap on the unix port; README *Heap budget*).
+The mapping is one table (_ROWS), data rather than code.
 """
 from micropython import const
 from firmware.store.meters import BILL_DENOMS, BILLS_BASE

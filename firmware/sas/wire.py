@@ -20,8 +20,7 @@ _NONE = const(0xFF)    # not a long poll the machine knows
 
 # total frame length (address, command, data, CRC) of each long poll the
 # machine knows: command, length pairs (R = type R); anything else is
-# ignored (4.4: never NACKed). Searched once a frame (its command byte):
-# bytes, not a dict or a 256-byte table (heap; README *Heap budget*).
+# ignored (4.4: never NACKed). Searched once a frame (its command byte).
 _LENGTHS = const(
     b"\x01\x04\x02\x04\x06\x04\x07\x04\x94\x04"
     b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02\x18\x02"
@@ -98,8 +97,7 @@ class Framer:
     always starts a new message (an unfinished one is dropped); messages for
     another address are skipped to the next wakeup byte and counted in
     `skip`; unknown commands are skipped likewise. `id` is this machine's
-    address (0: SAS off). (Its names are ones the firmware interns anyway:
-    README *Heap with SAS*.)"""
+    address (0: SAS off)."""
 
     def __init__(self, a):
         self.id = a

@@ -3,9 +3,8 @@
 Each setting: (key, default, low, high, money) where `money` marks settings
 that would change the value of money already on the station, so they are
 refused while credits or bets are on it. Strings have low/high = max length.
-A setting's text is read by firmware/store/rare_records.py parse() (the boot
-and a setting change: play holds none of it), the configured profile built
-by firmware/rules/profiles.py configured().
+A setting's text is read by parse(); the configured profile is built by
+firmware/rules/profiles.py configured().
 """
 CONFIG = (
     ("profile", "table", 1, 8, True),
@@ -46,3 +45,22 @@ def pulse_cents(config, src):
     """Cents one validator (src 0) or coin (src 1) pulse is worth: pulses
     count machine credits of `credit_cents` each; play counts cents."""
     return config["coin_pulse" if src else "bill_pulse"] * config["credit_cents"]
+
+
+def parse(key, text):
+    """(ok, value) for a setting given as text; checks type and range."""
+    i = INDEX.get(key)
+    if i is None:
+        return False, "unknown setting"
+    name, default, low, high, money = CONFIG[i]
+    if isinstance(default, str):
+        if not 1 <= len(text) <= high or not all(32 < ord(ch) < 127 for ch in text):
+            return False, "1-%d printable characters" % high
+        return True, text
+    try:
+        value = int(text)
+    except ValueError:
+        return False, "a whole number"
+    if not low <= value <= high:
+        return False, "between %d and %d" % (low, high)
+    return True, value

@@ -4,7 +4,6 @@ The ring is one pre-allocated bytearray so logging never allocates.
 """
 import struct
 from micropython import const
-from firmware import forget
 
 CAPACITY = const(256)
 _SLOT = const(9)
@@ -52,17 +51,27 @@ BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cent
 FLASH_WORN = const(40)     # arg: physical journal sector whose program did not read back
 
 
-COUNT = const(41)  # codes 0..FLASH_WORN; len(event_names.NAMES)
+COUNT = const(41)  # codes 0..FLASH_WORN; len(NAMES)
+
+# the text of each code, for the audit menu and the read-out
+NAMES = (
+    "none", "power up", "door open", "door closed", "audit key on", "audit key off",
+    "tilt", "tilt cleared", "cocked dice", "dice did not move", "malfunction",
+    "critical memory", "RAM clear", "config change", "cashout ticket", "handpay",
+    "handpay reset", "jackpot", "fault cleared", "PIN failed", "PIN lockout",
+    "bill in", "printer fault", "shaker fault", "game voided", "coin in",
+    "memory repaired", "aggregate min", "device fault", "ticket in doubt", "PIN accepted",
+    "disabled by host", "enabled by host",
+    "logic door open", "logic door closed", "cash box open", "cash box closed",
+    "clock set", "clock NOT SET", "bill returned", "flash sector worn",
+)
 
 
 def name(code):
-    """Text of an event code, for the audit side; the names are imported for
-    the call and let go (play never shows them)."""
+    """Text of an event code."""
     if not 0 <= code < COUNT:
         return "event %d" % code
-    from firmware.store import event_names
-    forget("firmware.store.event_names")
-    return event_names.NAMES[code]
+    return NAMES[code]
 
 
 class EventLog:

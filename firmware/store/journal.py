@@ -8,6 +8,7 @@ Usage after any exception from the device (power cut, OSError): call mount() aga
 from micropython import const
 import struct
 from binascii import crc32
+from array import array
 
 OK = const(0)
 REPAIRED = const(1)
@@ -33,6 +34,24 @@ _WORN = const(1)  # Journal.wear: found worn, retired once nothing in it is live
 _RETIRED = const(2)  # Journal.wear: marked, skipped by the ring
 
 
+# summary slots (one small list per logical sector, mount only)
+_S_FIRST = const(0)
+_S_LAST = const(1)
+_S_END = const(2)
+_S_CLEAN = const(3)
+_S_BADA = const(4)
+_S_BADB = const(5)
+_S_CONFLICT = const(6)
+_S_BSEQ = const(7)  # seq of newest base entry (SNAPE/FMT) in sector, 0 none
+_S_BSTART = const(8)  # seq where that base's data starts
+_S_BLEN = const(9)
+_S_BCRC = const(10)
+_S_BTYPE = const(11)
+_S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
+_S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
+_S_RET = const(14)  # retired: a worn sector, marked (see _retire)
+
+
 class JournalFull(Exception):
     pass
 
@@ -52,12 +71,111 @@ def _put(page, p, start, src):
         page[lo - p:hi - p] = src[lo - start:hi - start]
 
 
+def _parse(buf, off, last, commit=True):
+    """Entry at offset off of a sector image: (type, len, seq, crc) or None;
+    last: the seq it must follow (0: any). commit=False ignores the commit
+    byte (repair: see Journal._repair)."""
+    if off + _OVH > _SEC or (commit and buf[off] != 0):
+        return None
+    t = buf[off + 1]
+    if t < T_REC or t > T_FMT:
+        return None
+    ln = buf[off + 2] | (buf[off + 3] << 8)
+    if ln > _MAXP or off + _OVH + ln > _SEC:
+        return None
+    seq = struct.unpack_from("<I", buf, off + 4)[0]
+    if last and seq != last + 1:
+        return None
+    c = struct.unpack_from("<I", buf, off + _HDR + ln)[0]
+    if crc32(buf[off + 1:off + _HDR + ln]) != c:
+        return None
+    return (t, ln, seq, c)
+
+
+def _later(buf, off, last):
+    """True if a valid entry newer than `last` starts anywhere after offset off."""
+    for p in range(off + 1, _SEC - _OVH + 1):
+        if buf[p] == 0 and T_REC <= buf[p + 1] <= T_FMT:
+            e = _parse(buf, p, 0)
+            if e is not None and e[2] > last:
+                return True
+    return False
+
+
+_ERASED = b"\xff" * _PAGE  # an erased page
+
+
+def _blank(buf, off, page):
+    """True if buf[off:] is all 0xFF. Compares a page at a time through the
+    256-byte scratch buffer `page`: mount checks every sector twice and must not
+    churn the heap with sector-sized copies."""
+    while off < _SEC and off & (_PAGE - 1):
+        if buf[off] != 0xFF:
+            return False
+        off += 1
+    while off < _SEC:
+        page[:] = buf[off:off + _PAGE]
+        if page != _ERASED:
+            return False
+        off += _PAGE
+    return True
+
+
+def _marked(buf):
+    """True if the sector starts with the retire mark. No entry starts so:
+    its seq (>= 1) keeps a 1 bit that no torn program can clear."""
+    for i in range(len(_MARK)):
+        if buf[i] != _MARK[i]:
+            return False
+    return True
+
+
+def _untouched(buf, off, page):
+    """True if nothing was programmed at off or after it but the type byte
+    that _neutralize clears (o + 1)."""
+    return buf[off] == 0xFF and (off + 2 >= _SEC or _blank(buf, off + 2, page))
+
+
 class Journal:
     def __init__(self, dev, count=None, max_snapshot=24576, max_entries=0):
-        # construction is start-up too (firmware/store/jmount.py), held
-        # from here until release()
-        self._m = None
-        self._boot().init(self, dev, count, max_snapshot, max_entries)
+        """The region's geometry and per-sector state; mount() reads it."""
+        if dev.ioctl(5, 0) != _SEC:
+            raise ValueError("block size must be 4096")
+        if count is None:
+            count = dev.ioctl(4, 0)
+        self.dev = dev
+        self.m = m = count // 2  # logical sectors; copy B at +m
+        if m < 2:
+            raise ValueError("need at least 4 blocks")
+        # sectors a snapshot of max_snapshot bytes needs (2 chunks per sector)
+        self._hard = (max_snapshot + 24 + 4071) // 4072 + 1
+        self._soft = self._hard + 1 + (_K_AHEAD if m > 8 else 0)
+        if self._hard + 1 > m:
+            raise ValueError("region too small for max_snapshot")
+        self.max_entries = max_entries
+        # Sector buffers for reading both copies: only mount, repair and
+        # replay need them, so they exist from mount() until release().
+        self._a = None
+        self._b = None
+        self._h = bytearray(_OVH)  # header + crc of the entry being written
+        self._c = bytearray(_PAGE)
+        # per logical sector: its first and last seq, erased and ready (an
+        # array and a bytearray: a third of the heap of lists of ints)
+        self.first = array("I", bytes(4 * m))
+        self.last = array("I", bytes(4 * m))
+        self.ready = bytearray(m)
+        # per logical sector: 0, _WORN or _RETIRED (skipped by the ring; an
+        # empty member of the live range when inside it)
+        self.wear = bytearray(m)
+        self.nret = 0  # retired sectors
+        self.rlive = 0  # retired sectors inside the live range
+        self.worn_log = []  # physical sectors found worn, for the owner's log
+        self.sync_erases = 0
+        self.erase_ops = 0
+        self.repairs = 0
+        self.status = None
+        self.pause = None  # called after every erase (watchdog feed)
+        self._reset_state()
 
     def _reset_state(self):
         m = self.m
@@ -77,16 +195,338 @@ class Journal:
         self.snap_crc = 0
 
     # ------------------------------------------------------------------ mount
-    def _boot(self):
-        """firmware/store/jmount.py: the code of mount() and of the boot's
-        reads, held until release() (the store then lets the module go)."""
-        if self._m is None:
-            from firmware.store import jmount
-            self._m = jmount
-        return self._m
+    def _read_pair(self, s):
+        self.dev.readblocks(s, self._a, 0)
+        self.dev.readblocks(self.m + s, self._b, 0)
+
+    def _scan(self, s):
+        """Merged scan of logical sector s (both copies in self._a/_b)."""
+        self._read_pair(s)
+        a = memoryview(self._a)
+        b = memoryview(self._b)
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0, False]
+        if _marked(a) or _marked(b):
+            sm[_S_RET] = True
+            return sm
+        o = 0
+        prev = 0
+        while o + _OVH <= _SEC:
+            ea = _parse(a, o, prev)
+            eb = _parse(b, o, prev)
+            if ea is not None and eb is not None:
+                if ea != eb:
+                    sm[_S_CONFLICT] = True
+                    break
+                e = ea
+                mv = a
+            elif ea is not None:
+                e = ea
+                mv = a
+                sm[_S_BADB] = True
+            elif eb is not None:
+                e = eb
+                mv = b
+                sm[_S_BADA] = True
+            else:
+                break
+            t, ln, seq = e[0], e[1], e[2]
+            if not sm[_S_FIRST]:
+                sm[_S_FIRST] = seq
+            sm[_S_LAST] = seq
+            if t != T_SNAPC:
+                sm[_S_LASTNC] = seq
+            if t == T_SNAPE and ln == 12:
+                st, tot, c = struct.unpack_from("<III", mv, o + _HDR)
+                sm[_S_BSEQ] = seq
+                sm[_S_BSTART] = st
+                sm[_S_BLEN] = tot
+                sm[_S_BCRC] = c
+                sm[_S_BTYPE] = T_SNAPE
+            elif t == T_FMT:
+                sm[_S_BSEQ] = seq
+                sm[_S_BSTART] = seq
+                sm[_S_BTYPE] = T_FMT
+            prev = seq
+            o += _OVH + ln
+        sm[_S_END] = o
+        if o and sm[_S_BADA] != sm[_S_BADB]:
+            if _blank(b if sm[_S_BADB] else a, 0, self._c):
+                sm[_S_WIPED] = 2 if sm[_S_BADB] else 1
+        sm[_S_CLEAN] = _blank(a, o, self._c) and _blank(b, o, self._c)
+        if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or _later(b, o, sm[_S_LAST])):
+            # a bad entry with valid newer ones after it: lost data, not a
+            # torn tail (after a torn write nothing more goes in that sector)
+            sm[_S_CONFLICT] = True
+        return sm
 
     def mount(self):
-        return self._boot().mount(self)
+        self._pair()
+        self._reset_state()
+        m = self.m
+        for i in range(m):
+            self.ready[i] = 0
+        sums = []
+        self.nret = 0
+        self.rlive = 0
+        for s in range(m):
+            sums.append(self._scan(s))
+            self.wear[s] = _RETIRED if sums[s][_S_RET] else 0
+            self.nret += sums[s][_S_RET]
+            self._pause()
+        h = -1
+        for s in range(m):
+            if sums[s][_S_LAST] and (h < 0 or sums[s][_S_LAST] > sums[h][_S_LAST]):
+                h = s
+        if h < 0:
+            self.status = EMPTY
+            return EMPTY
+        n = 0
+        for sm in sums:
+            if sm[_S_WIPED] == 2:
+                n += sm[_S_LAST] - sm[_S_FIRST] + 1
+            elif sm[_S_END] or not sm[_S_CLEAN]:
+                n = -1
+                break
+        if n > 1:
+            # Copy B is blank from end to end under two or more entries: not
+            # what a power cut leaves (B trails A by one entry at most), but
+            # what a truncated or half-wiped image does; what is left of A
+            # may be missing its newest sectors. (Cost: a cut during the
+            # repair of a one-sector journal's B also lands here.)
+            self.status = CRITICAL
+            return CRITICAL
+        # walk back along the chain of contiguous sequence numbers
+        chain = [h]
+        cur = h
+        base = None
+        while True:
+            sc = sums[cur]
+            if base is None and sc[_S_BSEQ]:
+                base = sc
+            need = base[_S_BSTART] if base is not None else 1
+            if sc[_S_FIRST] <= need:
+                break
+            p = (cur - 1) % m
+            while sums[p][_S_RET] and p != h:
+                chain.append(p)  # retired: an empty member of the ring
+                p = (p - 1) % m
+            sp = sums[p]
+            if p == h or not sp[_S_LAST] or sp[_S_LAST] + 1 != sc[_S_FIRST]:
+                # chain broken before the needed start: data lost
+                self.status = CRITICAL
+                return CRITICAL
+            chain.append(p)
+            cur = p
+        wiped = [0, 0, 0]
+        for s in chain:
+            if sums[s][_S_CONFLICT]:
+                self.status = CRITICAL
+                return CRITICAL
+            wiped[sums[s][_S_WIPED]] += 1
+        if wiped[1] > 1 or wiped[2] > 1:
+            # Whole sectors of one copy blank under live data: a power cut
+            # blanks at most one (a repair's erase); this is a wiped or
+            # truncated image, whose other copy may have lost its newest
+            # sectors too. Never present what is left as current.
+            self.status = CRITICAL
+            return CRITICAL
+        k = self._reclaim(chain, sums)
+        if not k and not sums[h][_S_CLEAN]:
+            # The scan stopped at a bad entry in the head sector. A power
+            # cut leaves one copy untouched there (a torn entry in A: B was
+            # not begun; a torn repair erase of B: A ends there). Something
+            # in both copies is the newest entry damaged twice: data lost.
+            # Not so in the sectors of an unfinished snapshot (k > 0): they
+            # are erased below whatever they hold, and a cut in that erase
+            # (A first) leaves A torn and B with the mirror write the first
+            # cut tore, both touched while every needed sector is intact.
+            self._read_pair(h)
+            e = sums[h][_S_END]
+            if not _untouched(self._a, e, self._c) and not _untouched(self._b, e, self._c):
+                self.status = CRITICAL
+                return CRITICAL
+        n = (h + 1) % m
+        if not sums[n][_S_FIRST] and not sums[n][_S_CLEAN]:
+            # A torn first entry there (or a torn erase): its seq is one the
+            # log is about to reuse, and a marginal commit byte could make
+            # it read as committed at a later boot. Gone before any write.
+            self._prepare(n)
+        for s in chain[:k]:  # newest first: what is left stays contiguous
+            self._prepare(s)
+        if k == len(chain):
+            # nothing but a torn first snapshot: the region is new again
+            self._reset_state()
+            self.status = EMPTY
+            return EMPTY
+        chain = chain[k:]
+        h = chain[0]
+        hs = sums[h]
+        self.seq = hs[_S_LAST] + 1
+        bad = False
+        for s in chain:
+            sc = sums[s]
+            self.first[s] = sc[_S_FIRST]
+            self.last[s] = sc[_S_LAST]
+        if base is not None:
+            self.base_seq = base[_S_BSEQ]
+            self.base_type = base[_S_BTYPE]
+            self.keep = base[_S_BSTART]
+            if base[_S_BTYPE] == T_SNAPE:
+                self.snap_start = base[_S_BSTART]
+                self.snap_len = base[_S_BLEN]
+                self.snap_crc = base[_S_BCRC]
+        self.head = h
+        self.nlive = len(chain)
+        for s in chain:
+            self.rlive += self.wear[s] == _RETIRED
+        self.off = hs[_S_END] if hs[_S_CLEAN] else _SEC
+        if not hs[_S_CLEAN]:
+            self._neutralize(h, hs[_S_END])
+        # repair damaged copies in the needed range
+        for s in chain:
+            sc = sums[s]
+            if sc[_S_BADA] or sc[_S_BADB]:
+                self._repair(s, sc[_S_END])
+                bad = True
+        if self.wear[h]:
+            self.off = _SEC  # a worn head takes nothing more
+        if base is not None and base[_S_BTYPE] == T_SNAPE:
+            for _ in self.chunks():  # length and CRC: snap_ok
+                pass
+            if not self.snap_ok:
+                self.status = CRITICAL
+                return CRITICAL
+        if bad:
+            self.repairs += 1
+            self.status = REPAIRED
+        elif self.snap_len == 0 and self.base_type != T_SNAPE:
+            self.status = EMPTY
+        else:
+            self.status = OK
+        return self.status
+
+    def _reclaim(self, items, stats):
+        """items: the chain (newest first), stats: each sector's sums.
+        How many leading (newest) chain sectors hold nothing but an
+        unfinished snapshot (chunks with no end): mount erases (reclaims)
+        them, so the space a power cut left it holding is free for the next
+        snapshot. Only counts: mount decides on CRITICAL before any erase."""
+        k = 0
+        while k < len(items) and not stats[items[k]][_S_LASTNC]:
+            k += 1
+        while k < len(items) and self.wear[items[k]] == _RETIRED:
+            k += 1  # a retired sector is never the head
+        return k
+
+    def _repair(self, s, end):
+        """Rebuild both copies of sector s from the merged valid entries."""
+        self._read_pair(s)
+        a = memoryview(self._a)
+        b = memoryview(self._b)
+        o = 0
+        prev = 0
+        # merge into _a: take every entry from whichever copy is valid
+        while o < end:
+            ea = _parse(a, o, prev)
+            if ea is None:
+                eb = _parse(b, o, prev)
+                if eb is None:
+                    # The scan found a committed entry here. If only its
+                    # commit byte reads otherwise now, that byte is marginal
+                    # (a torn commit): the scan's reading stands and this
+                    # repair makes it solid.
+                    eb = _parse(b, o, prev, False)
+                    if eb is None:
+                        ea = _parse(a, o, prev, False)
+                        if ea is None:
+                            raise JournalCorrupt("repair lost sector %d" % s)
+                if ea is None:
+                    n = _OVH + eb[1]
+                    a[o:o + n] = b[o:o + n]
+                    ea = eb
+                a[o] = 0
+            prev = ea[2]
+            o += _OVH + ea[1]
+        for i in range(end, _SEC):
+            a[i] = 0xFF
+        npg = (end + _PAGE - 1) // _PAGE * _PAGE
+        mer = a[:npg]
+        # Rewrite order (JOURNAL.md, "Repair order"): A in place first when
+        # that needs no erase, even where it reads right: a program only
+        # clears bits, so what is valid in A stays so, and it drives a
+        # marginal 0 solid (a torn commit byte the scan read as committed:
+        # left marginal beside a B torn by a cut in its repair, the next
+        # boot reading it as 1 found the newest entry damaged in both
+        # copies, CRITICAL; casino write sweep step 5111 op 2 + a cut at
+        # boot). Then B; then A again, with an erase, if it still differs:
+        # no copy is erased before the other holds the merged image.
+        new = int.from_bytes(mer, "big")
+        cur = self._b
+        bad = 0
+        for phys, first in ((s, True), (self.m + s, False), (s, False)):
+            self.dev.readblocks(phys, cur, 0)
+            if not first and bytes(memoryview(cur)[:npg]) == bytes(mer):
+                continue
+            old = int.from_bytes(memoryview(cur)[:npg], "big")
+            erase = old & new != new or not _blank(memoryview(cur), npg, self._c)
+            if first and erase:
+                continue
+            while True:
+                if erase:
+                    self._erase(phys)
+                if npg:
+                    self.dev.writeblocks(phys, mer, 0)
+                # read back: a marginal bit can hide a 0 where a 1 is wanted
+                self.dev.readblocks(phys, cur, 0)
+                if bytes(memoryview(cur)[:npg]) == bytes(mer) or first:
+                    break  # A's erase, if any, waits for B
+                if erase:
+                    # erased and programmed, still wrong: worn. The other
+                    # copy holds the entries; a worn pair is data lost.
+                    bad += 1
+                    if bad > 1:
+                        raise JournalCorrupt("sector %d does not program" % phys)
+                    self._found_worn(s, phys)
+                    break
+                erase = True
+
+    def _entries(self, first):
+        """Yield (type, seq, payload memoryview) for live entries >= first (a seq).
+
+        The payload view is only valid until the next iteration step.
+        """
+        self._pair()
+        m = self.m
+        s = (self.head - self.nlive + 1) % m
+        for _ in range(self.nlive):
+            if self.last[s] >= first:
+                self.dev.readblocks(s, self._a, 0)
+                a = memoryview(self._a)
+                loaded_b = False
+                o = 0
+                prev = 0
+                while True:
+                    e = _parse(a, o, prev)
+                    mv = a
+                    if e is None:
+                        if prev == self.last[s]:
+                            break
+                        if not loaded_b:
+                            self.dev.readblocks(m + s, self._b, 0)
+                            loaded_b = True
+                        e = _parse(memoryview(self._b), o, prev)
+                        mv = memoryview(self._b)
+                        if e is None:
+                            raise JournalCorrupt("entry lost after mount")
+                    t, ln, seq = e[0], e[1], e[2]
+                    if seq >= first:
+                        yield t, seq, mv[o + _HDR:o + _HDR + ln]
+                    prev = seq
+                    o += _OVH + ln
+                    if seq == self.last[s]:
+                        break
+                self._pause()
+            s = (s + 1) % m
 
     def chunks(self):
         """The newest snapshot (base_type T_SNAPE) as its chunks' payloads,
@@ -94,16 +534,52 @@ class Journal:
         are all read, snap_ok says whether their length and CRC are what its
         end entry holds. The store decodes a chunk at a time: a fragmented
         heap need not hold the snapshot in one block."""
-        return self._boot().chunks(self)
+        self.snap_ok = False
+        n = 0
+        c = 0
+        for t, seq, p in self._entries(self.snap_start):
+            if seq >= self.base_seq:
+                break
+            if t == T_SNAPC:
+                n += len(p)
+                c = crc32(p, c)
+                yield p
+        self.snap_ok = n == self.snap_len and c == self.snap_crc
 
     def snapshot(self):
         """Bytes of the newest valid snapshot in one block, or None (host
         tools and tests; the store reads chunks())."""
-        return self._boot().snapshot(self)
+        if self.status is None or self.status == CRITICAL or self.base_type != T_SNAPE:
+            return None
+        out = bytearray()
+        for p in self.chunks():
+            out += p
+        if not self.snap_ok:
+            raise JournalCorrupt("snapshot changed after mount")
+        return bytes(out)
 
     def replay(self, f):
         """Call f(payload) for each committed record after the snapshot."""
-        return self._boot().replay(self, f)
+        if self.status is None or self.status == CRITICAL:
+            return 0
+        n = 0
+        for t, seq, p in self._entries(self.base_seq + 1):
+            if t == T_REC:
+                f(bytes(p))
+                n += 1
+        return n
+
+    def erased(self):
+        """True if every block of the device reads erased: a blank region,
+        not one whose entries were all destroyed. A page at a time, so no
+        sector-sized buffer is needed."""
+        buf = bytearray(_PAGE)
+        for n in range(self.dev.ioctl(4, 0)):
+            for off in range(0, _SEC, _PAGE):
+                self.dev.readblocks(n, buf, off)
+                if buf != _ERASED:
+                    return False
+        return True
 
     def _pair(self):
         if self._a is None:
@@ -112,10 +588,9 @@ class Journal:
 
     def release(self):
         """Frees the 8 KB of read buffers once start-up is over (appends and
-        snapshots do not use them), and the start-up's code."""
+        snapshots do not use them)."""
         self._a = None
         self._b = None
-        self._m = None
 
     def _neutralize(self, s, end):
         """A torn entry at `end` (the last write before the power went)
@@ -300,8 +775,8 @@ class Journal:
         """Write a full-state snapshot; durable when this returns. payload:
         bytes, or a list of pieces whose concatenation is the snapshot,
         copied a chunk at a time through one chunk-sized buffer: the state
-        is never needed in one block (issue 10: after the replay of a full
-        journal the rp2 heap had 160 KB free but no 16 KB in one piece)."""
+        is never needed in one block (after a long replay a fragmented heap
+        may have no block that size)."""
         self._ensure()
         parts = payload if isinstance(payload, list) else (payload,)
         total = 0

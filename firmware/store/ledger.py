@@ -4,17 +4,16 @@
 a record replayed after a power cut settles exactly as it did the first time.
 Pure: no clocks (times come in records), no I/O.
 """
-import gc
-import sys
 from micropython import const
 from firmware.rules import reasons as R
-from firmware import forget
+from firmware.rules import profiles
 from firmware.rules.table import Table, WIN, LOSE
 from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
+from firmware.store import snapshot
 from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE
-from firmware.store.recall import Recall, encode_game, NO_ACTION
+from firmware.store.recall import Recall, encode_game, NO_ACTION, VOIDED
 
 BETTING = const(0)
 CLOSED = const(1)       # bets closed; the dice are (re)shaken until a result
@@ -33,21 +32,6 @@ LOCK_NAMES = ("", "HANDPAY", "JACKPOT", "MALFUNCTION", "SHAKER FAULT", "PRINTER 
 BAD_RECORD = const(-1)
 MONEY_ON_TABLE = const(-2)
 BAD_SETTING = const(-3)
-NO_MEMORY = const(-4)   # a rare record's code could not be loaded: refused
-SNAP_VERSION = const(2)
-OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
-_MISC = "<BBBBBBBIQQI"
-# appended to misc (a snapshot without it loads with nothing in flight):
-# bill pulses, coin pulses, pending ticket amount, its validation number
-_FLIGHT = "<IIQQ"
-# since the SAS build: host flags, SAS acknowledged event, validation ID and
-# sequence; a snapshot with the shorter misc still loads (fields at 0)
-_MISC_SAS = "<BIII"
-# since the bill escrow: the bill pending in escrow (cents); older misc loads with none
-_MISC_ESC = "<I"
-# since the 4D fix: the validation number of the newest printed ticket; older
-# misc loads with 0 (SAS 4D then works it out from the ID and sequence)
-_MISC_TKT = "<Q"
 HOST_OFF = const(1)     # play disabled by the SAS host
 BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
@@ -55,48 +39,11 @@ CASHBOX_DOOR = const(8) # cash box door open
 NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
-_MICROPYTHON = sys.implementation.name == "micropython"
-
-
-def _rare(rtype, keep):
-    """The reducer of a record play seldom writes (T.unpack knows every
-    type), from firmware/store/rare_records.py: where the controller keeps
-    that module loaded (a heap with room, like the basic audit), from it;
-    else loaded for this record and let go (the replay keeps it to its end).
-    None when even a collection leaves no room to load it."""
-    mod = sys.modules.get("firmware.store.rare_records")
-    if mod is None:
-        for _ in range(2):
-            try:
-                from firmware.store import rare_records as mod
-                break
-            except MemoryError:
-                forget("firmware.store.rare_records")
-                gc.collect()
-        else:
-            return None
-        if not keep:
-            forget("firmware.store.rare_records")
-    return mod.APPLY[rtype]
-
-
-def profile_documents():
-    """The profile documents, for the moment a profile is built or a name
-    checked: they are ~10 KB of heap that play does not need (the built
-    profile keeps what it uses), so the module is let go straight away."""
-    if _MICROPYTHON:
-        # so the import fills the small holes before the big ones (CPython's
-        # heap does not fragment this way, and there a collection is slow)
-        gc.collect()
-    from firmware.rules import profiles
-    forget("firmware.rules.profiles")
-    return profiles
+_CONFIG_HISTORY = const(32)     # settings changes kept (time, index, old, new)
 
 
 class Ledger:
     def __init__(self):
-        # The fixed buffers first: building the profile imports and drops
-        # the profile documents, which leaves the heap full of small holes.
         self.events = E.EventLog()
         self.meters = Meters()
         self.recall = Recall()
@@ -125,10 +72,9 @@ class Ledger:
         self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
         self.val_seq = 0        # validation sequence number of the newest ticket
         self.ticket_last = 0    # validation number of the newest printed ticket (SAS 4D)
-        self.replaying = False  # the boot's replay: rare_records stays loaded until its end
 
     def _profile(self):
-        return profile_documents().configured(self.config)
+        return profiles.configured(self.config)
 
     # ---- what the controller asks --------------------------------------
     def suspended(self):
@@ -168,12 +114,7 @@ class Ledger:
         if rec is None:
             return BAD_RECORD
         rtype, time, fields, tail = rec
-        fn = _APPLY.get(rtype)
-        if fn is None:
-            fn = _rare(rtype, self.replaying)
-            if fn is None:
-                return NO_MEMORY    # refused: nothing is journalled, nothing changed
-        return fn(self, time, fields, tail)
+        return _APPLY[rtype](self, time, fields, tail)
 
     def _credit(self, time, f, data):
         source, amount = f
@@ -410,13 +351,150 @@ class Ledger:
         self.sas_ack = n
         return R.OK
 
+    # ---- the records play seldom writes ---------------------------------
+    def _void(self, time, f, data):
+        if self.phase != CLOSED:
+            return R.BETS_CLOSED
+        before = self.table.credits
+        returned = self.table.return_fresh()
+        self.meters.add("returned", self.table.credits - before)
+        self.meters.add("voided")
+        self.game_no += 1
+        bets = [(k, n, res, a, p) for k, n, a, res, p, v, d, u in returned]
+        self.recall.add(encode_game(self.game_no, time, 0, 0, self.table.point,
+                                    self.table.point, self.rerolls, VOIDED,
+                                    self.credits_at_close, self.table.credits, bets))
+        self.events.log(time, E.VOID, f[0])
+        self.last_game = list(returned)
+        self._end_game()
+        return R.OK
+
+    def _reroll(self, time, f, data):
+        if self.phase != CLOSED:
+            return R.BETS_CLOSED
+        why = f[0]
+        self.rerolls += 1
+        if why == E.COCKED:
+            self.cocked_run += 1
+            self.meters.add("cocked")
+        else:
+            self.stuck_run += 1
+            self.meters.add("stuck")
+        self.events.log(time, why, self.rerolls)
+        return R.OK
+
+    def _reset(self, time, f, data):
+        if not self.lock:
+            return R.NO_BET
+        if self.ticket:
+            return R.LOCKED  # only a reprint or a handpay settles a ticket in doubt
+        was = self.lock
+        self.lock = LK_NONE
+        self.lock_arg = 0
+        self.cocked_run = 0
+        self.stuck_run = 0
+        self.events.log(time, E.HANDPAY_RESET if was in (LK_HANDPAY, LK_JACKPOT) else E.FAULT_CLEAR, was)
+        return R.OK
+
+    def _lock(self, time, f, data):
+        code, arg = f
+        if not 0 < code < len(LOCK_NAMES):
+            return BAD_RECORD
+        event = {LK_MALFUNCTION: E.MALFUNCTION, LK_SHAKER: E.SHAKER_FAULT,
+                 LK_PRINTER: E.PRINTER_FAULT, LK_DEVICE: E.DEVICE_FAULT,
+                 LK_DOUBT: E.TICKET_DOUBT}.get(code, E.MALFUNCTION)
+        if code == LK_DOUBT:
+            self.meters.add("tickets_doubt")
+        self._set_lock(time, code, arg, event)
+        return R.OK
+
+    def _event(self, time, f, data):
+        code, arg = f
+        m = self.meters
+        if code == E.DOOR_OPEN:
+            self.door_open = True
+            m.add("door_opens")
+        elif code == E.DOOR_CLOSE:
+            self.door_open = False
+            m.set("games_door", 0)
+        elif code == E.TILT:
+            self.tilt = True
+            m.add("tilts")
+        elif code == E.TILT_CLEAR:
+            self.tilt = False
+        elif code == E.AUDIT_ON:
+            self.audit = True
+        elif code == E.AUDIT_OFF:
+            self.audit = False
+        elif code == E.CASHBOX_OPEN:
+            m.add("cashbox_opens")
+            m.set("cashbox", 0)   # the stacker is emptied: a drop
+            self.host |= CASHBOX_DOOR
+        elif code == E.RAM_CLEAR:
+            self.host |= NEED_PIN   # the default PIN is known to everybody
+        elif code == E.LOGIC_OPEN:
+            m.add("logic_opens")
+            self.host |= LOGIC_DOOR
+        elif code == E.HOST_OFF:
+            self.host |= arg & (HOST_OFF | BILLS_OFF)
+        elif code == E.HOST_ON:
+            self.host &= ~arg
+        elif code == E.LOGIC_CLOSE:
+            self.host &= ~LOGIC_DOOR
+        elif code == E.CASHBOX_CLOSE:
+            self.host &= ~CASHBOX_DOOR
+        elif not 0 < code < E.COUNT:
+            return BAD_RECORD
+        self.events.log(time, code, arg)
+        return R.OK
+
+    def _config(self, time, f, data):
+        index = f[0]
+        if index >= len(C.CONFIG):
+            return BAD_RECORD
+        key, default, low, high, money = C.CONFIG[index]
+        try:
+            text = data.decode()
+        except Exception:
+            return BAD_SETTING
+        ok, value = C.parse(key, text)
+        if not ok or (key == "profile" and value not in profiles.PROFILES):
+            self.last_error = value if not ok else "unknown profile"
+            return BAD_SETTING
+        if money and self.money_on_table():
+            return MONEY_ON_TABLE
+        old = str(self.config[key])
+        self.config[key] = value
+        if key == "pin":
+            self.host &= ~NEED_PIN
+        if key in ("profile", "odds_mult", "min_bet", "max_bet"):
+            state = self.table.encode()
+            self.table = Table(self._profile())
+            self.table.load(state)
+        self.conf_history.append((time, index, old, text))
+        if len(self.conf_history) > _CONFIG_HISTORY:
+            self.conf_history.pop(0)
+        self.events.log(time, E.CONFIG, index)
+        return R.OK
+
+    def _valid_id(self, time, f, data):
+        vid, seq = f
+        if not (0 <= vid < 1 << 24 and 0 <= seq < 1 << 24):
+            return BAD_RECORD
+        self.val_id = vid
+        self.val_seq = seq
+        return R.OK
+
+    def _power(self, time, f, data):
+        self.meters.add("power_ups")
+        self.meters.set("games_power", 0)
+        self.events.log(time, E.POWER_UP)
+        return R.OK
+
     # ---- snapshot ------------------------------------------------------
     def pieces(self):
-        """The snapshot as a list of pieces, in order
-        (firmware/store/snapsave.py: loaded while a snapshot is written)."""
-        from firmware.store import snapsave
-        forget("firmware.store.snapsave")
-        return snapsave.pieces(self)
+        """The snapshot as a list of pieces, in order (firmware/store/snapshot.py)."""
+        return snapshot.pieces(self)
 
     def encode(self):
         """The snapshot in one block (tests and host tools compare states;
@@ -429,5 +507,8 @@ _APPLY = {
     T.WORKING: Ledger._working, T.CLEAR: Ledger._clear, T.CLOSE: Ledger._close,
     T.ROLL: Ledger._roll, T.CASHOUT: Ledger._cashout, T.TICKET: Ledger._ticket,
     T.PULSES: Ledger._pulses, T.SAS_ACK: Ledger._sas_ack, T.ESCROW: Ledger._escrow,
-}   # the other types: firmware/store/rare_records.py
+    T.VOID: Ledger._void, T.REROLL: Ledger._reroll, T.RESET: Ledger._reset,
+    T.LOCK: Ledger._lock, T.EVENT: Ledger._event, T.CONFIG: Ledger._config,
+    T.VALID_ID: Ledger._valid_id, T.POWER: Ledger._power,
+}
 

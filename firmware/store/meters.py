@@ -1,4 +1,6 @@
 """Audit meters: the list is data; values are integers that roll over at 10**10.
+Each meter has a key, a label for the audit screen and a group; play meters
+by key or number, the audit side reads rows (meter(), METERS, INDEX).
 
 Meters never clear except by a RAM clear. Per-wager meters follow the
 wager ids in firmware.rules.wagers. Money meters count cents; rounding
@@ -71,16 +73,6 @@ def _find(text, key):
     return -1
 
 
-def __getattr__(name):
-    # the audit side's views (meter(), is_money(), METERS and INDEX) are in
-    # firmware/store/meter_rows.py, loaded when one is first asked for:
-    # play meters by key and number only
-    if name in ("meter", "is_money", "METERS", "INDEX"):
-        from firmware.store import meter_rows
-        return getattr(meter_rows, name)
-    raise AttributeError(name)
-
-
 def index(key):
     """Meter number for a key, or None."""
     i = _find(_BASE, key)
@@ -99,6 +91,63 @@ def index(key):
             if k >= 0:
                 return base + k
     return None
+
+
+_GROUPS = {"m": "money", "p": "play", "c": "count"}
+
+
+def _row(text, i):
+    r = text[i * ROW:(i + 1) * ROW]
+    return (r[:KEY].rstrip(), r[KEY:ROW - 1].rstrip(), _GROUPS[r[ROW - 1]])
+
+
+def meter(i):
+    """(key, label, group) of meter i. Bill and per-wager entries are made on
+    demand: kept as a table they would hold ~100 strings on the heap."""
+    if i < BILLS_BASE:
+        return _row(_BASE, i)
+    if i >= LATER_BASE:
+        return _row(_LATER, i - LATER_BASE)
+    if i < BET_BASE:
+        d = BILL_DENOMS[i - BILLS_BASE]
+        return ("bills_%d" % d, "Bills $%d" % d, "bills")
+    if i < WON_BASE:
+        n = W.NAMES[i - BET_BASE]
+        return ("bet_" + n, "Bet " + n[:11], "wager")
+    n = W.NAMES[i - WON_BASE]
+    return ("won_" + n, "Won " + n[:11], "wager")
+
+
+def is_money(i):
+    """True for a meter that counts cents (shown as dollars.cents): the money
+    and play groups but the rounding meters, and the per-wager meters."""
+    key, label, group = meter(i)
+    return group in ("money", "play", "wager") and not key.startswith("round_")
+
+
+class _Table:
+    """METERS[i] and INDEX[key] / INDEX.get(key) over meter() and index()."""
+
+    def __len__(self):
+        return COUNT
+
+    def __getitem__(self, i):
+        if isinstance(i, str):
+            n = index(i)
+            if n is None:
+                raise KeyError(i)
+            return n
+        if not 0 <= i < COUNT:
+            raise IndexError(i)
+        return meter(i)
+
+    def get(self, key, default=None):
+        i = index(key)
+        return default if i is None else i
+
+
+METERS = _Table()
+INDEX = METERS
 
 
 class Meters:

@@ -9,9 +9,7 @@ The games are kept in one ring of bytes, each as the snapshot stores it
 bytes object each, a one-bet game (53 bytes) took 96 bytes of the 64-bit
 port's heap and a list slot, and every snapshot made a length object per
 game. The ring is made of 256-byte pages, never one block: after a long
-replay a board's heap has room but no big piece of it (issue 10), and a
-full one has small holes (the unix bench at its smallest heap found no
-512-byte hole for a page).
+replay a board's heap may have room but no big piece of it.
 """
 import struct
 from array import array
@@ -115,10 +113,8 @@ class Recall:
 
     def reserve(self):
         """Pages for a hundred one-bet games (the least a full recall
-        holds), taken at the cabinet's boot while its heap is whole. Grown
-        in play, pages end up in the holes play leaves, and a full heap has
-        none for the next one (the unix bench at 194K with SAS: 7 KB free,
-        no 256-byte hole)."""
+        holds), taken at the cabinet's boot while its heap is whole: grown
+        in play, pages end up in the holes play leaves."""
         size = CAPACITY * (2 + _HEAD_SIZE + _BET_SIZE)
         if (len(self._ring) << _SHIFT) < size:
             self._grow(size)
@@ -181,7 +177,7 @@ class Recall:
 
     def load(self, stream, size):
         """Reads what pieces() wrote, `size` bytes, from a snapshot reader
-        (firmware.store.snapload._Reader) a game at a time, into pages made
+        (firmware.store.snapshot._Reader) a game at a time, into pages made
         once for them all."""
         n = struct.unpack("<H", stream.read(2))[0]
         if n > CAPACITY or size > 2 + CAPACITY * (2 + _MAX_GAME):

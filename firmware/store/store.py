@@ -5,13 +5,13 @@ nothing), then the journal commits it, and only then may the caller act on
 it (show a result, pay, accept the next bet). Recovery replays the same
 records through the same ledger, so nothing is settled twice or lost.
 """
-from firmware import forget
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import journal as J
-from firmware.store.ledger import Ledger
+from firmware.store import snapshot
+from firmware.store.ledger import Ledger, LK_DOUBT
 
 OK = J.OK
 REPAIRED = J.REPAIRED
@@ -23,8 +23,8 @@ CRITICAL = J.CRITICAL
 # 24 bets x 11) = 30,600; event ring 256 x 9 = 2,304; configuration history
 # 32 x (up to 2 x 80 characters + 15) = 5,600; configuration ~600; table,
 # meters and the rest < 2,000. About 41 KB; 48 KiB leaves room. The journal
-# keeps this much free so a snapshot always fits (issue 9: a 39.8 KB state
-# outgrew the old 24 KiB and a cut snapshot then bricked the cabinet).
+# keeps this much free so a snapshot always fits: one that does not fit and
+# is cut leaves no good copy.
 MAX_SNAPSHOT = 48 * 1024
 # A region under 256 KiB (the 128 KiB boards of many tests) cannot reserve
 # that and still hold records between snapshots; it keeps the old 24 KiB
@@ -44,12 +44,6 @@ class Store:
             big = dev.ioctl(4, 0) >= 64
             self.journal = J.Journal(dev, max_snapshot=MAX_SNAPSHOT if big else SMALL_SNAPSHOT)
             self.journal.pause = pause
-            # the mount's two 4 KB sector buffers before the ledger builds
-            # its profile: that imports and drops the rule documents (~10 KB)
-            # and leaves small holes where a 4 KB block would not fit (a
-            # small heap's boot then failed there: README *Heap budget*);
-            # mount() takes these, release() frees them after the replay
-            self.journal._pair()
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
         self.critical = False
@@ -79,21 +73,92 @@ class Store:
         self.reason = ""
         self._anchored = -1
         try:
-            from firmware.store import startup   # boot-only code: let go below
-            status = startup.boot(self, now)
+            status = self._start(now)
         except Exception as e:  # noqa: BLE001 - whatever it is, lock; never crash
             status = CRITICAL
             self.reason = "boot: %s %s" % (type(e).__name__, e)
-        forget("firmware.store.startup")
         if status == CRITICAL or self.critical:
             self.journal.release()
-            forget("firmware.store.jmount")
             self.critical = True
             self.status = CRITICAL
             if not self.reason:
                 self.reason = "journal: no good copy"
             return CRITICAL
         return status
+
+    def _start(self, now):
+        status = self.journal.mount()
+        prov = self.provision
+        if status == EMPTY and self.journal.seq == 1 and prov is not None and prov.get():
+            # Blank (or only a torn first snapshot) on a cabinet that booted
+            # before: the region was wiped or rolled back, not a new cabinet.
+            self.reason = "journal: region blank on a provisioned cabinet"
+            return CRITICAL
+        if status == EMPTY and self.journal.seq == 1 and not self.journal.erased():
+            # Not one valid entry, yet not erased flash either: the journal
+            # was destroyed (or never ours). Only a RAM clear may start over.
+            self.reason = "journal: region not blank, no entry"
+            return CRITICAL
+        if status == CRITICAL:
+            return CRITICAL
+        if prov is not None and self.journal.seq - 1 < prov.anchor():
+            # The newest entry is older than one committed before (the anchor
+            # names the sector the newest commit went to): a rolled-back or
+            # partly wiped region. Never present that as the current state.
+            self.reason = "journal: older than its anchor (rolled back)"
+            return CRITICAL
+        if not self._rebuild():
+            self.reason = "journal: records do not replay"
+            return CRITICAL
+        # the replay is over: its read buffers go before the first snapshot
+        self.journal.release()
+        if status == EMPTY:
+            # No snapshot yet (blank region, or only records since a RAM
+            # clear): take one now so later boots start from it.
+            self.journal.write_snapshot(self.ledger.pieces())
+        self.status = status
+        self.commit(T.pack(T.POWER, now))
+        if not self.ledger.val_id:
+            # provisioning (or a journal from before the secret): the
+            # cabinet's own random validation ID, so nobody can work out its
+            # ticket numbers from the station name
+            self._validation_id(now, 0, self.ledger.val_seq)
+        if status == REPAIRED:
+            self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
+        self._settle_flight(now)
+        return status
+
+    def _settle_flight(self, now):
+        """What the cut left half done. Pulses the validator delivered are
+        money it has stacked: credited now (the burst ended with the power).
+        A ticket committed but not confirmed printed may or may not be in
+        the player's hand: only the attendant can tell (reprint or handpay)."""
+        led = self.ledger
+        for src in (T.SRC_BILL, T.SRC_COIN):
+            if led.pulses[src]:
+                self.credit(now, src, led.pulses[src] * C.pulse_cents(led.config, src))
+        if led.ticket and led.lock != LK_DOUBT:
+            self.lock(now, LK_DOUBT, led.ticket)
+
+    def _rebuild(self):
+        if self.journal.base_type == J.T_SNAPE:
+            code = snapshot.load(self.ledger, self.journal.chunks())
+            if code == snapshot.OLD_FORMAT:
+                # Refused, not migrated: that release settled in whole dollars
+                # (rounded pays, bets taken down), so its records cannot be
+                # replayed into cents and give the same credits. The technician
+                # reads the old meters with the old release, then RAM-clears.
+                self.old_format = True
+            if code != R.OK or not self.journal.snap_ok:
+                return False
+        bad = [0]
+        led = self.ledger
+
+        def replay(payload):
+            if led.apply(payload) != R.OK:
+                bad[0] += 1
+        self.journal.replay(replay)
+        return bad[0] == 0 and led.balance_check() == 0
 
     def commit(self, payload):
         """Applies and journals one record; returns the ledger's code."""
@@ -103,11 +168,11 @@ class Store:
         try:
             # Snapshot before the record, from the state the journal holds:
             # after a power cut tore a snapshot, the first record of the next
-            # boot finds the journal asking for one (issue 9, defect 1).
+            # boot finds the journal asking for one.
             j = self.journal
             if j.should_snapshot():
                 if j.erase_pending() and not j.must_snapshot():
-                    # Split (issue 9): one sector pair erased per commit (800 ms
+                    # Split: one sector pair erased per commit (800 ms
                     # at the datasheet maximum), the snapshot once the sectors
                     # it needs are erased: no commit does a snapshot's 26
                     # erases (10 s) in one loop pass.
@@ -234,6 +299,39 @@ class Store:
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
-        from firmware.store import startup   # start over: code play does not hold
-        forget("firmware.store.startup")
-        return startup.ram_clear(self, now)
+        if self.journal is None:
+            return R.LOCKED
+        was_critical = self.critical
+        old = self.ledger
+        prov = self.provision
+        try:
+            # A critical journal (unreadable, rolled back, refused) is erased
+            # whole: its sequence numbers go on from the anchor, which only
+            # ever rises.
+            self.journal.format(was_critical, prov.anchor() + 1 if prov is not None else 1)
+        except Exception as e:  # noqa: BLE001
+            return self.fail("RAM clear", e)
+        self.ledger = Ledger()
+        self.critical = False
+        self.old_format = False
+        self.status = EMPTY
+        self._anchored = -1
+        self.commit(T.pack(T.EVENT, now, E.RAM_CLEAR, 1 if was_critical else 0))
+        if was_critical:
+            # The corrupt journal could not take this event when the error
+            # was found; the new one records why the RAM clear was needed.
+            self.commit(T.pack(T.EVENT, now, E.CRITICAL, 0))
+        # A RAM clear must not print a number that a ticket from before it
+        # already carries: from a readable journal the ID and sequence go on;
+        # a critical one may have lost tickets (unreadable, or rolled back to
+        # an older sequence), so the sequence starts again under a new random
+        # ID, and a different ID never gives the same number (SAS.md).
+        if was_critical:
+            self._validation_id(now, 0, 0, old.val_id)
+        else:
+            self._validation_id(now, old.val_id, old.val_seq)
+        try:
+            self.journal.write_snapshot(self.ledger.pieces())
+        except Exception as e:  # noqa: BLE001
+            return self.fail("RAM clear", e)
+        return R.OK

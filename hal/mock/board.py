@@ -1,10 +1,8 @@
 """Mock board for the host (MicroPython unix port and CPython).
 
 A simulated dome with seeded, configurable irregularities, scriptable inputs,
-a fake or real clock; see `Board` (its devices are made by hal/mock/build.py)
-and hal/REFERENCE.md.
+a fake or real clock; see `Board` and hal/REFERENCE.md.
 """
-import sys
 from micropython import const
 
 from hal.buttons import Buttons
@@ -14,6 +12,12 @@ from hal.prstatus import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
 from hal.mock.xorshift import Rng as _Xorshift
+from hal.lamps import Buzzer, Lamps
+from hal.dice_decode import Dice
+from hal.mock.clock import FakeClock
+from hal.mock.display import MockDisplay
+from hal.mock.loopserial import LoopSerial
+from hal.marker import Marker
 
 _MOVE_MIN_PERMILLE = const(300)  # below this duty the dice do not move
 
@@ -335,14 +339,48 @@ class Board:
                  stuck_permille=0, motor_fail=False, settle_ms=600, faces=None,
                  motion_sensor=True, pulse_ms=100, flash=True, flash_size=262144,
                  wdt_ms=5000, **more):
-        # made once (hal/mock/build.py): its code is let go after, as the
-        # cabinet's own start-up code is (firmware/cabinet/wiring.py)
-        from hal.mock import build
-        sys.modules.pop("hal.mock.build", None)
-        sys.modules["hal.mock"].__dict__.pop("build", None)
-        build.board(self, seed, fake_clock, cocked_permille, flicker_permille, stuck_permille,
-                    motor_fail, settle_ms, faces, motion_sensor, pulse_ms, flash, flash_size,
-                    wdt_ms, more)
+        if seed is None:
+            import random
+
+            seed = random.getrandbits(30)
+        self.seed = seed
+        if fake_clock:
+            self.clock = FakeClock()
+        else:
+            from hal.mock.realclock import RealClock
+            self.clock = RealClock()
+        self._secret = _Xorshift(seed ^ 0x5EC2E7)  # urandom(): seeded, so tests repeat
+        self.dome = Dome(self.clock, Rng(seed), cocked_permille, flicker_permille,
+                         stuck_permille, settle_ms, faces)
+        self.dome.motor_fail = motor_fail
+        self.shaker = MockShaker(self.dome, self.clock, motion_sensor)
+        self.dice = Dice(self.dome.read_raw)
+        self.keyboard = None
+        self.buttons = MockButtons(self)
+        self.door = MockSwitch(self.clock, 0)  # 1 = open
+        self.audit_key = MockSwitch(self.clock, 0)  # 1 = turned
+        self.tilt = MockSwitch(self.clock, 0)  # 1 = tilted
+        self.lamps = Lamps(())
+        self.money = MockMoney(self.clock, pulse_ms)
+        self.printer = MockPrinter()
+        self.watchdog = MockWatchdog(self.clock, wdt_ms)
+        self.display = MockDisplay()
+        self.tones = []  # the buzzer frequencies set lately, 0 = off (tests)
+        self.buzzer = Buzzer(self._tone)
+        self.serial = LoopSerial()
+        self.sas = None
+        self.logic_door = MockSwitch(self.clock, 0)    # 1 = open
+        self.cashbox_door = MockSwitch(self.clock, 0)  # 1 = open
+        sas = more.pop("sas", None)
+        if flash or more:  # flash and the rarer options: their own module (hal/mock/extras.py)
+            from hal.mock.extras import attach
+            attach(self, flash, flash_size, **more)
+        else:
+            self.provision = Marker(None)
+            self.flash = None
+        if sas:
+            from hal.mock.sasport import open_port
+            self.sas = open_port(sas)
 
     def urandom(self, n):
         """os.urandom's stand-in (the store's validation ID): seeded."""
