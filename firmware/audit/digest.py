@@ -89,7 +89,7 @@ class Digest:
     def __init__(self, root=".", image=None, release=None, hasher=None, own=()):
         self.root = root
         self.state = LISTING
-        self.hexdigest = None
+        self.hexdigest = ""  # set when DONE
         self.error = ""
         self.files = []      # (rel path, size)
         self.extras = []     # rel paths on the filesystem outside the release

@@ -133,7 +133,7 @@ class MetersScreen(Screen):
     def __init__(self, menu):
         Screen.__init__(self, menu)
         self.page = 0
-        pages = [None]
+        pages = [[]]    # page 0: the identity, no meters
         i = 0
         while i < M.COUNT:
             group = M.METERS[i][2]
@@ -223,7 +223,7 @@ class RecallScreen(Screen):
             sec2.append(T.dice_text(d1, d2))
             if d1 and d2:
                 sec2.extend(T.pips(d1, d2))
-            sec2.append(T.pair("Re-rolls", g["rerolls"]))
+            sec2.append(T.pair("Re-rolls", g["rerolls"]) or "Re-rolls %d" % g["rerolls"])
             sec2.append("Voided: %s" % ("YES" if g["voided"] else "no"))
             sec3 = [T.pair("Bets", len(g["bets"]) + g["more"])]
             for b in g["bets"]:
@@ -883,18 +883,22 @@ class SwitchTest(Screen):
         Screen.__init__(self, menu)
         self.vals = None
 
-    def tick(self, now_ms):
+    def _read(self):
         b = self.m.board
-        v = (b.door.value(), b.audit_key.value(), b.tilt.value(), _switch(b, "logic_door"),
-             _switch(b, "cashbox_door"))
+        return (b.door.value(), b.audit_key.value(), b.tilt.value(), _switch(b, "logic_door"),
+                _switch(b, "cashbox_door"))
+
+    def tick(self, now_ms):
+        v = self._read()
         changed = v != self.vals
         self.vals = v
         return changed
 
     def body(self):
-        if self.vals is None:
-            self.tick(self.m.now_ms)
-        door, key, tilt, logic, cashbox = self.vals
+        vals = self.vals
+        if vals is None:
+            vals = self.vals = self._read()
+        door, key, tilt, logic, cashbox = vals
         return ["SWITCHES", "Door  " + ("OPEN" if door else "closed"),
                 "Audit key " + ("ON" if key else "off"), "Tilt  " + ("TILTED" if tilt else "ok"),
                 "Logic " + _door_text(logic), "Cash box " + _door_text(cashbox), "",

@@ -146,7 +146,8 @@ class Readout:
         answer when it is done. Never blocks."""
         if self._opos == len(self._out) and self._wait:
             self.tick()
-            if not self._digest.finished():
+            d = self._digest
+            if d is not None and not d.finished():
                 return          # the DIGEST answer is still being computed
             self._wait = False
             out = []

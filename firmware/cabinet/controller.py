@@ -167,7 +167,7 @@ class Controller:
         i = 0
         while len(h) < HISTORY and i < len(rec):
             g = rec.get(i)
-            if not g["voided"]:
+            if g is not None and not g["voided"]:
                 h.append(g["dice"][0] + g["dice"][1])
             i += 1
         self.history = h
@@ -316,19 +316,19 @@ class Controller:
             self._basic_menu(type(exc).__name__)
 
     def _open_readout(self):
-        """Sets self.readout: the read-out, else the basic one (METERS and
-        STATUS); False when neither can be loaded."""
+        """The read-out, else the basic one (METERS and STATUS), now in
+        self.readout; None when neither can be loaded."""
         mod, why = _optional(self.readout_module)
         readout = getattr(mod, "Readout", None)
         if readout is not None:
             self.readout = readout(self.store, self.identity())
-            return True
+            return self.readout
         self.audit_error = why
         readout = getattr(self._basic_audit(), "MiniReadout", None)
         if readout is None:
-            return False
+            return None
         self.readout = readout(self.store)
-        return True
+        return self.readout
 
     def _button(self, code, now_ms):
         self._last_input = now_ms
@@ -366,8 +366,8 @@ class Controller:
         bz = getattr(self.board, "buzzer", None)
         if bz is not None and screens.net_of(led.last_game) > 0:  # a win plays a tune
             bz.play(LP.WIN_TUNE, self.clock.ticks_ms())
-        faces = self.game.last_faces
-        self.history.insert(0, faces[0] + faces[1])
+        d1, d2 = self.game.last_faces or (0, 0)
+        self.history.insert(0, d1 + d2)
         if len(self.history) > HISTORY:
             self.history.pop()
         self.player.fix_selection(led.table, led.table.p)
@@ -473,17 +473,19 @@ class Controller:
         ser = self.board.serial
         if ser is None:
             return
-        if self.readout is None:
+        readout = self.readout
+        if readout is None:
             n = ser.read(self._rx)
             if not n:
                 return
             if not self.audit:
                 return  # no read-out on this cabinet: bytes are dropped
-            if not self._open_readout():
+            readout = self._open_readout()
+            if readout is None:
                 return
-            self.readout.received(self._rx, n)
+            readout.received(self._rx, n)
         try:
-            self.readout.service(ser)
+            readout.service(ser)
         except Exception:  # no memory for a reply, a bug: open it again at the next byte
             self.readout = None
 

@@ -69,7 +69,7 @@ class Fallback:
         if self.check is not None:
             return
         if self.pad is not None:
-            self._pin_key(code)
+            self._pin_key(self.pad, code)
         elif code == B.NEXT or code == B.PREV:
             self.page = (self.page + (1 if code == B.NEXT else _PAGES - 1)) % _PAGES
             self.desk.confirm = -1
@@ -105,8 +105,8 @@ class Fallback:
         except MemoryError:  # a new ledger needs its buffers; a restart frees the heap
             self.note = ["RAM CLEAR FAILED", "no memory:", "switch off and", "on, then again"]
 
-    def _pin_key(self, code):
-        pin = self.pad.press(code)
+    def _pin_key(self, pad, code):
+        pin = pad.press(code)
         if pin is None:
             return
         self.pad = None
@@ -188,8 +188,8 @@ class MiniReadout:
             if line is None:
                 self._lines = None
             else:
-                self._out = (("." + line) if line.startswith(".") and len(line) > 1 else line) + "\n"
-                self._out = self._out.encode()
+                text = ("." + line) if line.startswith(".") and len(line) > 1 else line
+                self._out = (text + "\n").encode()
                 self._opos = 0
             return
         if self._rpos >= self._rn:

@@ -77,7 +77,7 @@ def help_entries(profile):
             continue
         if kind == W.HORN_HIGH:
             out.append(W.LABELS[kind])
-            for n in nums:
+            for n in nums or ():
                 out.append(_fit(" high %d" % n, pays(profile, kind, n)))
             continue
         out.append(_fit(W.LABELS[kind], pays(profile, kind, 0)))

@@ -4,13 +4,17 @@ firmware/cabinet/controller.py). Tests and the benchmark call
 Controller.step() themselves."""
 
 
+def _cpython_sleep_ms(ms):
+    import asyncio
+    return asyncio.sleep(ms / 1000)
+
+
 async def run(ctl, stop=None):
     """Runs until `stop()` returns True (never on a board)."""
     import asyncio
     sleep_ms = getattr(asyncio, "sleep_ms", None)
     if sleep_ms is None:  # CPython
-        def sleep_ms(ms):
-            return asyncio.sleep(ms / 1000)
+        sleep_ms = _cpython_sleep_ms
     tk = ctl.clock.ticks_ms
     done = [False]
 

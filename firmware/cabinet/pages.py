@@ -12,7 +12,7 @@ from firmware.cabinet import player as PL
 from firmware.cabinet.screens import W16, fit, center, msg_lines
 
 MYBETS_ROWS = const(6)
-_cache = [None, None]   # [rolls, figures]: the statistics, computed once per roll
+_cache: list = [None, None]   # [rolls, figures]: the statistics, computed once per roll
 
 
 def screen(ctl, now_ms):

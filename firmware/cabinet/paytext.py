@@ -86,7 +86,7 @@ def pays(profile, kind, number=0):
             lo = (v, r)
         if hi is None or v > hi[0]:
             hi = (v, r)
-    if lo is None:
+    if lo is None or hi is None:
         return "-"
     if lo[0] == hi[0]:
         return ratio(lo[1])

@@ -38,13 +38,13 @@ _GAP = const(3)      # pixels between parts of different sizes (the mark's space
 # one character at 1x, read back to draw it scaled (allocated once). Lines
 # are sliced, never indexed or iterated: MicroPython interns every one-char
 # string that indexing makes, for good, in its qstr pools.
-_CELL = bytearray(8)
-_CELL = (_CELL, framebuf.FrameBuffer(_CELL, 8, 8, framebuf.MONO_VLSB))
+_CELL_BITS = bytearray(8)
+_CELL = framebuf.FrameBuffer(_CELL_BITS, 8, 8, framebuf.MONO_VLSB)
 
 
 def big_text(display, s, x, y, k, c=1):
     """`s` in the 8x8 font scaled k times, top left at (x, y)."""
-    buf, cell = _CELL
+    buf, cell = _CELL_BITS, _CELL
     for j in range(len(s)):
         cell.fill(0)
         cell.text(s[j:j + 1], 0, 0, 1)

@@ -262,7 +262,7 @@ def betting_screen(ctl, now_ms):
         if line is None:  # the pays go to the group's line
             line = state + " " + money(bet[2])
     else:
-        line = pair("", "NO BET", "PAYS", pay)
+        line = pair("", "NO BET", "PAYS", pay) or ""   # (never None without keep)
     lines.append(line)
     lines.append(pair("CHIP", money(p.chip), "PT", "%s" % (table.point or "OFF")))
     m1, m2 = msg_lines(ctl.message(now_ms))

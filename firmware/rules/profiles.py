@@ -45,7 +45,7 @@ def _one_roll_tables(singles):
     single = {2: two, 3: three, 11: eleven, 12: twelve, 7: any7}
     # units each combination bet spreads over totals: {total: units}
     horn = {2: 1, 3: 1, 11: 1, 12: 1}
-    t = {
+    t: dict = {
         W.FIELD: {2: field_2, 3: (1, 1), 4: (1, 1), 9: (1, 1), 10: (1, 1),
                   11: (1, 1), 12: field_12},
         W.ANY7: {7: any7},

@@ -83,7 +83,7 @@ class Table:
         self.lucky_open = True    # Lucky Roller may be placed
         self.dark_down = False    # a don't bet came down: no new one until the come-out
         self.idle = []            # bets the last roll left alone (no action)
-        self._ratio = None        # pay ratio a settling call leaves for roll()
+        self._ratio = _EVEN       # pay ratio a settling call leaves for roll()
         self.settled = []
         self.last_vig = 0         # vig charged (refunded if < 0) by the last place/remove
         # by kind, built once: the numbers a bet may carry, the total it
@@ -320,7 +320,8 @@ class Table:
         hear = self._hear
         hear[W.PASS] = hear[W.DONT_PASS] = p
         gain = lost = 0  # credits and stakes change once, after the loop
-        ratio = moved = None
+        ratio = _EVEN
+        moved = None
         quiet = 12 if t == 7 else 0  # a bet hearing a total above it may be left alone
         j = 0
         for bet in bets:  # kept bets are written back in place: bets[j], j <= i
@@ -347,7 +348,11 @@ class Table:
                     # a one-roll bet paid by a table of totals (not called
                     # ON/OFF): one look-up
                     ratio = self._one_roll[k].get(t)
-                    res = LOSE if ratio is None else WIN if ratio[0] else PUSH
+                    if ratio is None:
+                        res = LOSE
+                        ratio = _EVEN   # not read: a loss pays nothing
+                    else:
+                        res = WIN if ratio[0] else PUSH
                 else:
                     res = _SETTLE[family[k]](self, bet, t, d1, d2, p)
                     ratio = self._ratio
@@ -551,7 +556,7 @@ class Table:
 def _numbers(profile):
     """By kind, the numbers a bet may carry (0: none), or None where the
     profile does not offer the kind."""
-    out = [None] * W.COUNT
+    out: list = [None] * W.COUNT
     for k in profile["offered"]:
         if k == W.HOP and profile["hops"]:
             out[k] = profile["hops"]

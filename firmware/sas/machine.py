@@ -99,7 +99,7 @@ BY_EVENT = (
     b"\x1a\x00"   # 36 CASHBOX_CLOSE
 )
 
-# long poll -> its handler in Sas.table (below the class): command, handler
+# long poll -> its handler in _HANDLERS (below the class): command, handler
 # pairs, searched at each long poll (no 256-byte table on the heap)
 _BY_CMD = const(
     b"\x01\x01\x02\x01\x06\x01\x07\x01"
@@ -303,7 +303,7 @@ class Sas:
             i += 2
         if i == len(_BY_CMD):
             return
-        n = self.table[_BY_CMD[i + 1]](self, f, fr.n)
+        n = _HANDLERS[_BY_CMD[i + 1] - 1](self, f, fr.n)
         if kind == _BROADCAST or n == 0:
             return                          # type G gets no answer
         self.port.write(memoryview(self.reply)[:n])
@@ -523,6 +523,6 @@ class Sas:
         return self.tail(k)
 
 
-# the long-poll handlers by their number in _BY_CMD (0: none)
-Sas.table = (None, Sas.enable, Sas.meters, Sas.machine, Sas.more, Sas.bill, Sas.version,
-             Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting)
+# the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
+_HANDLERS = (Sas.enable, Sas.meters, Sas.machine, Sas.more, Sas.bill, Sas.version,
+            Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting)

@@ -37,7 +37,8 @@ for _i in range(len(CONFIG)):
     INDEX[CONFIG[_i][0]] = _i
 
 
-def defaults():
+def defaults() -> dict:
+    """Every setting at its default: a dict of str and int values by key."""
     return {c[0]: c[1] for c in CONFIG}
 
 

@@ -196,14 +196,17 @@ class Journal:
 
     # ------------------------------------------------------------------ mount
     def _read_pair(self, s):
-        self.dev.readblocks(s, self._a, 0)
-        self.dev.readblocks(self.m + s, self._b, 0)
+        """Both copies of logical sector s, read into the sector buffers."""
+        a, b = self._pair()
+        self.dev.readblocks(s, a, 0)
+        self.dev.readblocks(self.m + s, b, 0)
+        return a, b
 
     def _scan(self, s):
-        """Merged scan of logical sector s (both copies in self._a/_b)."""
-        self._read_pair(s)
-        a = memoryview(self._a)
-        b = memoryview(self._b)
+        """Merged scan of logical sector s (both copies)."""
+        abuf, bbuf = self._read_pair(s)
+        a = memoryview(abuf)
+        b = memoryview(bbuf)
         sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0, False]
         if _marked(a) or _marked(b):
             sm[_S_RET] = True
@@ -340,9 +343,9 @@ class Journal:
             # are erased below whatever they hold, and a cut in that erase
             # (A first) leaves A torn and B with the mirror write the first
             # cut tore, both touched while every needed sector is intact.
-            self._read_pair(h)
+            abuf, bbuf = self._read_pair(h)
             e = sums[h][_S_END]
-            if not _untouched(self._a, e, self._c) and not _untouched(self._b, e, self._c):
+            if not _untouched(abuf, e, self._c) and not _untouched(bbuf, e, self._c):
                 self.status = CRITICAL
                 return CRITICAL
         n = (h + 1) % m
@@ -420,30 +423,28 @@ class Journal:
 
     def _repair(self, s, end):
         """Rebuild both copies of sector s from the merged valid entries."""
-        self._read_pair(s)
-        a = memoryview(self._a)
-        b = memoryview(self._b)
+        abuf, bbuf = self._read_pair(s)
+        a = memoryview(abuf)
+        b = memoryview(bbuf)
         o = 0
         prev = 0
-        # merge into _a: take every entry from whichever copy is valid
+        # merge into copy A's buffer: take every entry from whichever copy is valid
         while o < end:
             ea = _parse(a, o, prev)
             if ea is None:
-                eb = _parse(b, o, prev)
-                if eb is None:
-                    # The scan found a committed entry here. If only its
-                    # commit byte reads otherwise now, that byte is marginal
-                    # (a torn commit): the scan's reading stands and this
-                    # repair makes it solid.
-                    eb = _parse(b, o, prev, False)
-                    if eb is None:
-                        ea = _parse(a, o, prev, False)
-                        if ea is None:
-                            raise JournalCorrupt("repair lost sector %d" % s)
-                if ea is None:
+                # The scan found a committed entry here. If only its
+                # commit byte reads otherwise now, that byte is marginal
+                # (a torn commit): the scan's reading stands and this
+                # repair makes it solid.
+                eb = _parse(b, o, prev) or _parse(b, o, prev, False)
+                if eb is not None:
                     n = _OVH + eb[1]
                     a[o:o + n] = b[o:o + n]
                     ea = eb
+                else:
+                    ea = _parse(a, o, prev, False)
+                    if ea is None:
+                        raise JournalCorrupt("repair lost sector %d" % s)
                 a[o] = 0
             prev = ea[2]
             o += _OVH + ea[1]
@@ -461,7 +462,7 @@ class Journal:
         # boot). Then B; then A again, with an erase, if it still differs:
         # no copy is erased before the other holds the merged image.
         new = int.from_bytes(mer, "big")
-        cur = self._b
+        cur = bbuf
         bad = 0
         for phys, first in ((s, True), (self.m + s, False), (s, False)):
             self.dev.readblocks(phys, cur, 0)
@@ -495,13 +496,13 @@ class Journal:
 
         The payload view is only valid until the next iteration step.
         """
-        self._pair()
+        abuf, bbuf = self._pair()
         m = self.m
         s = (self.head - self.nlive + 1) % m
         for _ in range(self.nlive):
             if self.last[s] >= first:
-                self.dev.readblocks(s, self._a, 0)
-                a = memoryview(self._a)
+                self.dev.readblocks(s, abuf, 0)
+                a = memoryview(abuf)
                 loaded_b = False
                 o = 0
                 prev = 0
@@ -512,10 +513,10 @@ class Journal:
                         if prev == self.last[s]:
                             break
                         if not loaded_b:
-                            self.dev.readblocks(m + s, self._b, 0)
+                            self.dev.readblocks(m + s, bbuf, 0)
                             loaded_b = True
-                        e = _parse(memoryview(self._b), o, prev)
-                        mv = memoryview(self._b)
+                        mv = memoryview(bbuf)
+                        e = _parse(mv, o, prev)
                         if e is None:
                             raise JournalCorrupt("entry lost after mount")
                     t, ln, seq = e[0], e[1], e[2]
@@ -582,9 +583,11 @@ class Journal:
         return True
 
     def _pair(self):
-        if self._a is None:
+        """The two sector buffers: made by the first read, freed by release()."""
+        if self._a is None or self._b is None:
             self._a = bytearray(_SEC)
             self._b = bytearray(_SEC)
+        return self._a, self._b
 
     def release(self):
         """Frees the 8 KB of read buffers once start-up is over (appends and

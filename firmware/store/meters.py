@@ -125,29 +125,44 @@ def is_money(i):
     return group in ("money", "play", "wager") and not key.startswith("round_")
 
 
-class _Table:
-    """METERS[i] and INDEX[key] / INDEX.get(key) over meter() and index()."""
+class _Rows:
+    """METERS[i]: meter(i), rows made on demand."""
 
     def __len__(self):
         return COUNT
 
     def __getitem__(self, i):
-        if isinstance(i, str):
-            n = index(i)
-            if n is None:
-                raise KeyError(i)
-            return n
         if not 0 <= i < COUNT:
             raise IndexError(i)
         return meter(i)
 
+
+class _Index:
+    """INDEX[key] / INDEX.get(key): index() as a mapping."""
+
+    def __getitem__(self, key):
+        n = index(key)
+        if n is None:
+            raise KeyError(key)
+        return n
+
     def get(self, key, default=None):
-        i = index(key)
-        return default if i is None else i
+        n = index(key)
+        return default if n is None else n
 
 
-METERS = _Table()
-INDEX = METERS
+METERS = _Rows()
+INDEX = _Index()
+
+
+def _number(key):
+    """The meter number of a key or of a number; an unknown key is a KeyError."""
+    if not isinstance(key, str):
+        return key
+    i = index(key)
+    if i is None:
+        raise KeyError(key)
+    return i
 
 
 class Meters:
@@ -155,14 +170,14 @@ class Meters:
         self.v = [0] * COUNT
 
     def add(self, key, amount=1):
-        i = index(key) if isinstance(key, str) else key
+        i = _number(key)
         self.v[i] = (self.v[i] + amount) % ROLLOVER
 
     def get(self, key):
-        return self.v[index(key) if isinstance(key, str) else key]
+        return self.v[_number(key)]
 
     def set(self, key, value):
-        self.v[index(key)] = value % ROLLOVER
+        self.v[_number(key)] = value % ROLLOVER
 
     def encode(self):
         out = bytearray(COUNT * _SIZE)

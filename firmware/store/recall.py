@@ -163,7 +163,7 @@ class Recall:
     def pieces(self):
         """The encoded recall as pieces: the count, then the ring's bytes
         (each game's length and the game) as they are, a view a page."""
-        out = [struct.pack("<H", self._n)]
+        out: list = [struct.pack("<H", self._n)]
         pages = self._ring
         p = self._from
         left = self._count

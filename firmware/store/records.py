@@ -55,6 +55,11 @@ def pack_config(time, index, text):
     return struct.pack(_FMT[CONFIG], CONFIG, time, index) + text.encode()
 
 
+def time_of(payload):
+    """The time of a well-formed record (every record starts type u8, time u32)."""
+    return struct.unpack_from("<I", payload, 1)[0]
+
+
 def unpack(payload):
     """(type, time, fields tuple, tail bytes) or None if malformed."""
     if not payload:

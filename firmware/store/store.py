@@ -64,7 +64,8 @@ class Store:
             # the heap just before the journal needs its 8 KB of buffers.
             self.ledger = Ledger()
         self._pristine = False
-        if self.journal is None:
+        j = self.journal
+        if j is None:
             self.critical = True
             self.status = CRITICAL
             self.reason = "no journal device"
@@ -73,12 +74,12 @@ class Store:
         self.reason = ""
         self._anchored = -1
         try:
-            status = self._start(now)
+            status = self._start(j, now)
         except Exception as e:  # noqa: BLE001 - whatever it is, lock; never crash
             status = CRITICAL
             self.reason = "boot: %s %s" % (type(e).__name__, e)
         if status == CRITICAL or self.critical:
-            self.journal.release()
+            j.release()
             self.critical = True
             self.status = CRITICAL
             if not self.reason:
@@ -86,36 +87,36 @@ class Store:
             return CRITICAL
         return status
 
-    def _start(self, now):
-        status = self.journal.mount()
+    def _start(self, j, now):
+        status = j.mount()
         prov = self.provision
-        if status == EMPTY and self.journal.seq == 1 and prov is not None and prov.get():
+        if status == EMPTY and j.seq == 1 and prov is not None and prov.get():
             # Blank (or only a torn first snapshot) on a cabinet that booted
             # before: the region was wiped or rolled back, not a new cabinet.
             self.reason = "journal: region blank on a provisioned cabinet"
             return CRITICAL
-        if status == EMPTY and self.journal.seq == 1 and not self.journal.erased():
+        if status == EMPTY and j.seq == 1 and not j.erased():
             # Not one valid entry, yet not erased flash either: the journal
             # was destroyed (or never ours). Only a RAM clear may start over.
             self.reason = "journal: region not blank, no entry"
             return CRITICAL
         if status == CRITICAL:
             return CRITICAL
-        if prov is not None and self.journal.seq - 1 < prov.anchor():
+        if prov is not None and j.seq - 1 < prov.anchor():
             # The newest entry is older than one committed before (the anchor
             # names the sector the newest commit went to): a rolled-back or
             # partly wiped region. Never present that as the current state.
             self.reason = "journal: older than its anchor (rolled back)"
             return CRITICAL
-        if not self._rebuild():
+        if not self._rebuild(j):
             self.reason = "journal: records do not replay"
             return CRITICAL
         # the replay is over: its read buffers go before the first snapshot
-        self.journal.release()
+        j.release()
         if status == EMPTY:
             # No snapshot yet (blank region, or only records since a RAM
             # clear): take one now so later boots start from it.
-            self.journal.write_snapshot(self.ledger.pieces())
+            j.write_snapshot(self.ledger.pieces())
         self.status = status
         self.commit(T.pack(T.POWER, now))
         if not self.ledger.val_id:
@@ -140,16 +141,16 @@ class Store:
         if led.ticket and led.lock != LK_DOUBT:
             self.lock(now, LK_DOUBT, led.ticket)
 
-    def _rebuild(self):
-        if self.journal.base_type == J.T_SNAPE:
-            code = snapshot.load(self.ledger, self.journal.chunks())
+    def _rebuild(self, j):
+        if j.base_type == J.T_SNAPE:
+            code = snapshot.load(self.ledger, j.chunks())
             if code == snapshot.OLD_FORMAT:
                 # Refused, not migrated: that release settled in whole dollars
                 # (rounded pays, bets taken down), so its records cannot be
                 # replayed into cents and give the same credits. The technician
                 # reads the old meters with the old release, then RAM-clears.
                 self.old_format = True
-            if code != R.OK or not self.journal.snap_ok:
+            if code != R.OK or not j.snap_ok:
                 return False
         bad = [0]
         led = self.ledger
@@ -157,19 +158,19 @@ class Store:
         def replay(payload):
             if led.apply(payload) != R.OK:
                 bad[0] += 1
-        self.journal.replay(replay)
+        j.replay(replay)
         return bad[0] == 0 and led.balance_check() == 0
 
     def commit(self, payload):
         """Applies and journals one record; returns the ledger's code."""
-        if self.critical:
+        j = self.journal
+        if self.critical or j is None:
             return R.LOCKED
         self._pristine = False
         try:
             # Snapshot before the record, from the state the journal holds:
             # after a power cut tore a snapshot, the first record of the next
             # boot finds the journal asking for one.
-            j = self.journal
             if j.should_snapshot():
                 if j.erase_pending() and not j.must_snapshot():
                     # Split: one sector pair erased per commit (800 ms
@@ -185,12 +186,11 @@ class Store:
         if code != R.OK:
             return code
         try:
-            self.journal.append(payload)
+            j.append(payload)
         except Exception as e:  # noqa: BLE001
             # RAM is now ahead of flash: never act on it. A restart recovers
             # from the journal; until then the cabinet is locked.
             return self.fail("append", e)
-        j = self.journal
         if self.provision is not None and j.head != self._anchored:
             # The journal moved to another sector (or this is the first
             # commit of a boot): the anchor follows, after the commit, so it
@@ -203,7 +203,7 @@ class Store:
         if j.worn_log:
             # a sector this write (or the mount) found worn: in the event
             # log, at the time of the record that found it
-            self.event(T.unpack(payload)[1], E.FLASH_WORN, j.worn_log.pop())
+            self.event(T.time_of(payload), E.FLASH_WORN, j.worn_log.pop())
         return R.OK
 
     # ---- the controller's vocabulary -----------------------------------
@@ -284,13 +284,16 @@ class Store:
 
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
-        return not self.critical and self.journal.erase_pending()
+        j = self.journal
+        return not self.critical and j is not None and j.erase_pending()
 
     def erase_step(self):
         """Erases one sector ahead. Call only while money inputs are inhibited:
         on rp2 an erase stops interrupts for tens of milliseconds (400 ms at
         the datasheet maximum)."""
-        self.journal.erase_step()
+        j = self.journal
+        if j is not None:
+            j.erase_step()
 
     def fail(self, name, e):
         self.critical = True
@@ -299,7 +302,8 @@ class Store:
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
-        if self.journal is None:
+        j = self.journal
+        if j is None:
             return R.LOCKED
         was_critical = self.critical
         old = self.ledger
@@ -308,7 +312,7 @@ class Store:
             # A critical journal (unreadable, rolled back, refused) is erased
             # whole: its sequence numbers go on from the anchor, which only
             # ever rises.
-            self.journal.format(was_critical, prov.anchor() + 1 if prov is not None else 1)
+            j.format(was_critical, prov.anchor() + 1 if prov is not None else 1)
         except Exception as e:  # noqa: BLE001
             return self.fail("RAM clear", e)
         self.ledger = Ledger()
@@ -331,7 +335,7 @@ class Store:
         else:
             self._validation_id(now, old.val_id, old.val_seq)
         try:
-            self.journal.write_snapshot(self.ledger.pieces())
+            j.write_snapshot(self.ledger.pieces())
         except Exception as e:  # noqa: BLE001
             return self.fail("RAM clear", e)
         return R.OK
