@@ -112,9 +112,26 @@ def _kill_run(tmp, seed, delay):
     p = subprocess.Popen([SIM, "--headless", script, "--flash", os.path.join(tmp, "f.bin"),
                           "--seed", str(seed), "--money-log", os.path.join(tmp, "money.log")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(delay)
+    _wait_cpu(p.pid, delay)
     p.send_signal(signal.SIGKILL)
     p.wait()
+
+
+def _wait_cpu(pid, seconds, cap_s=120):
+    """Waits until the process has run `seconds` of CPU time (wall time on a
+    quiet machine), so a loaded machine kills it after as much work as a quiet
+    one and the kills still hit a busy cabinet."""
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.time() + cap_s
+    while time.time() < end:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:
+            return
+        time.sleep(0.02)
 
 
 def _shown_in_doubt(tmp):
