@@ -37,10 +37,14 @@ def board_main():
     if why:
         print("SAFE BOOT (%s): cabinet not started, REPL free" % why)
         return
-    import asyncio
-    from firmware.cabinet.controller import Controller
-    ctl = Controller(board)
-    asyncio.run(ctl.run())
+    try:
+        import asyncio
+        from firmware.cabinet.controller import Controller
+        ctl = Controller(board)
+        asyncio.run(ctl.run())
+    except Exception as exc:  # no memory at boot, a bug: logged, then a clean restart
+        sys.print_exception(exc)
+        board.reset()
 
 
 def _sim_options():
@@ -143,7 +147,14 @@ def interactive_main():
 
     board.display.on_show = draw
     try:
-        asyncio.run(ctl.run())
+        while True:
+            asyncio.run(ctl.run(lambda: board.resets > 0))
+            # the cabinet asked for a restart: a new one on the same flash file
+            board.close()
+            print("sim: the cabinet restarted (%s)\r" % ctl.restarting())
+            board = hal.detect(**opts)
+            board.display.on_show = draw
+            ctl = Controller(board, profile=_env("SIM_PROFILE"))
     except KeyboardInterrupt:
         pass
     finally:

@@ -83,6 +83,8 @@ sas
     blocks; write(data) -> int sends bytes with the ninth bit clear.
 platform
     'rp2', 'esp32' or 'mock'.
+reset() -> None: restarts the board (machine.reset(): never returns on a board;
+    the mock counts it in `resets` and returns).
 faults() -> list of hal.faults codes of devices that do not answer (display,
     input chain, journal region); the printer is judged by its status().
     Hardware boards only (the mock's devices always answer; tests replace it).

@@ -233,13 +233,19 @@ class _Broken:
         return self.dev.ioctl(op, arg)
 
 
-def test_defect3_any_exception_at_boot_locks_critical_with_a_reason():
+def test_defect3_any_exception_at_boot_stops_the_store_with_a_reason():
+    """Never a crash: the journal's own errors lock CRITICAL; any other
+    exception (a device, no memory, a bug) is a passing fault: RESTART,
+    never CRITICAL (tests_host/test_restart.py)."""
+    from firmware.store.store import RESTART
     for exc in (RuntimeError("bus"), ValueError("bad"), MemoryError(), KeyError(3),
                 J.JournalCorrupt("x"), J.JournalFull("y"), OSError(5)):
         s = Store(_Broken(NorFlash(SIZE), exc))
-        assert s.boot(1) == CRITICAL
-        assert s.critical and type(exc).__name__ in s.reason
-        assert s.credit(2, 0, 5) != 0  # locked: nothing moves
+        journal = isinstance(exc, (J.JournalCorrupt, J.JournalFull))
+        assert s.boot(1) == (CRITICAL if journal else RESTART)
+        assert s.critical == journal
+        assert type(exc).__name__ in (s.reason if journal else s.restart_reason)
+        assert s.credit(2, 0, 5) != 0  # stopped: nothing moves
 
 
 # ---------------------------------------------------------------- defect 10

@@ -102,6 +102,8 @@ def event_detail(code, arg):
     if code == E.DEVICE_FAULT:
         from hal import faults
         return faults.name(arg)
+    if code == E.FAULT_RESTART:
+        return ("error", "no memory", "device")[arg] if 0 <= arg <= 2 else "kind %d" % arg
     if arg:
         return "arg %d" % arg
     return ""

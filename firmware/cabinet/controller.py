@@ -51,6 +51,7 @@ HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
 MSG_MS = const(3000)
 _DEFER_MAX = const(4)        # keys kept while a result must stay on screen
+_RESTART_MS = const(2000)    # the RESTARTING screen stays up this long before the reset
 
 
 _MENU = "firmware.audit.menu"
@@ -85,6 +86,8 @@ class Controller:
         self.boot_status = self.store.boot(self.now_s())
         if self.store.critical:
             print("CRITICAL", self.store.reason)  # the console log; the screen locks
+        self.fault_reason = ""    # an exception out of the main loop: restart
+        self._restart_at = None   # ticks_ms of the reset, once restarting
         # the recall's pages while the heap is whole
         self.store.ledger.recall.reserve()
         self.sas = start_sas(self) if getattr(board, "sas", None) is not None else None
@@ -150,6 +153,47 @@ class Controller:
                 "name": version.NAME, "serial": version.serial(self.board),
                 "profile": cfg["profile"]}
 
+    # ---- passing faults: log, then a clean restart --------------------------
+    def restarting(self):
+        """Why the cabinet is restarting ('' when it is not): the store
+        stopped on a passing fault, or an exception left the main loop."""
+        return self.store.restart_reason or self.fault_reason
+
+    def fault(self, exc, now_ms):
+        """An exception out of the main loop that is not a bad journal:
+        logged on the console and, where the journal is healthy, as an event;
+        then the cabinet restarts (tick_inputs)."""
+        try:
+            import sys
+            sys.print_exception(exc)
+        except Exception:
+            print("FAULT", repr(exc))   # CPython has no print_exception
+        if self.fault_reason:
+            return
+        self.fault_reason = "%s %s" % (type(exc).__name__, exc)
+        store = self.store
+        if not store.critical and not store.restart_reason:
+            kind = (E.FAULT_MEMORY if isinstance(exc, MemoryError) else
+                    E.FAULT_DEVICE if isinstance(exc, OSError) else E.FAULT_OTHER)
+            try:
+                store.event(self.now_s(), E.FAULT_RESTART, kind)
+            except Exception:
+                pass  # the restart matters more than its record
+        self.dirty = True
+
+    def _restart(self, now_ms):
+        """The RESTARTING screen for a moment, then the board's reset. Money
+        stays inhibited: nothing more can be committed."""
+        self.board.watchdog.feed()
+        if self._restart_at is None:
+            print("RESTART", self.restarting())   # the console log
+            self._restart_at = ticks_add(now_ms, _RESTART_MS)
+            self.board.money.inhibit(True)
+            self.dirty = True
+        elif ticks_diff(now_ms, self._restart_at) >= 0:
+            self._restart_at = ticks_add(now_ms, _RESTART_MS)   # a board never returns
+            self.board.reset()
+
     def say(self, text, now_ms, ms=MSG_MS):
         self._msg = text
         self._msg_until = ticks_add(now_ms, ms)
@@ -187,6 +231,9 @@ class Controller:
 
     def tick_inputs(self, now_ms):
         """Switches, buttons, the game cycle; feeds the watchdog."""
+        if self.restarting():
+            self._restart(now_ms)
+            return
         b = self.board
         b.watchdog.feed()
         if not self.inputs_dead:  # a dead chain reads garbage
@@ -409,7 +456,8 @@ class Controller:
     def want_inhibit(self):
         store = self.store
         led = store.ledger
-        return (store.critical or self._erasing or self.audit_mode or bool(led.suspended())
+        return (store.critical or bool(self.restarting()) or self._erasing or self.audit_mode
+                or bool(led.suspended())
                 or led.table.credits >= led.config["credit_limit"] * 100 or bool(led.host & L.BILLS_OFF))
 
     def _update_inhibit(self):
@@ -500,6 +548,8 @@ class Controller:
                 and not (0 <= g.remaining_ms < 1000))
 
     def tick_maintenance(self, now_ms):
+        if self.restarting():
+            return False
         self._poll_faults(now_ms)
         store = self.store
         if not store.erase_pending() or not self.idle(now_ms):

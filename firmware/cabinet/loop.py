@@ -27,7 +27,10 @@ async def run(ctl, stop=None):
 
     async def every(ms, fn):
         while not stopped():
-            fn(tk())
+            try:
+                fn(tk())
+            except Exception as exc:  # never out of the loop: logged, then a clean restart
+                ctl.fault(exc, tk())
             if serve is not None:
                 serve()     # a SAS poll waits for one part at most (20 ms to answer)
             await sleep_ms(ms)

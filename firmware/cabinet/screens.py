@@ -143,8 +143,8 @@ def point_change(before, after):
 
 def _stopped():
     """firmware/cabinet/stopped.py, the screens of a cabinet that cannot be
-    played (lock, memory error, audit, door, tilt): loaded the first time
-    one is shown and kept, so a locked cabinet does not load it every redraw."""
+    played (restart, lock, memory error, audit, door, tilt); imported here
+    because it imports this module."""
     return __import__("firmware.cabinet.stopped", None, None, ("_",))
 
 
@@ -154,7 +154,7 @@ def build(ctl, now_ms):
     led = store.ledger
     table = led.table
     game = ctl.game
-    if ctl.audit_mode or store.critical or led.lock:
+    if ctl.audit_mode or store.critical or led.lock or ctl.restarting():
         return _stopped().build(ctl)
     if game.state in (G.SHAKING, G.SETTLING, G.HELD):
         return rolling_screen(ctl, now_ms), None, -1

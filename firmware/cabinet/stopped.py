@@ -1,6 +1,7 @@
-"""Screens of a cabinet that cannot be played: a lock for the attendant, a
-memory error, the audit key, an open door or a tilt. Play never shows them,
-so firmware/cabinet/screens.py imports this module only when one is needed.
+"""Screens of a cabinet that cannot be played: a restart after a passing
+fault, a lock for the attendant, a memory error, the audit key, an open door
+or a tilt. Each says what to try first; a RAM clear, which loses the meters,
+only after a power cycle did not help.
 """
 from firmware.store import ledger as L
 from firmware.cabinet.paytext import money
@@ -8,11 +9,13 @@ from firmware.cabinet.screens import W16, center, cr_bet, puck
 
 
 def build(ctl):
-    """screens.build() of a cabinet in audit mode, with a memory error, a
-    lock, an open door or a tilt, in that order (one entry point: the names
-    of the screens below stay out of screens.py, loaded for play)."""
+    """screens.build() of a cabinet restarting, in audit mode, with a memory
+    error, a lock, an open door or a tilt, in that order."""
     store = ctl.store
     led = store.ledger
+    why = ctl.restarting()
+    if why:
+        return restart_screen(why), None, 0
     if ctl.audit_mode and ctl.menu is not None:
         # the technician needs the menu most when memory is critical (RAM clear)
         return audit_screen(ctl), None, -1
@@ -29,9 +32,28 @@ def build(ctl):
 
 
 def critical_screen(old_format=False):
+    """The journal failed its checks. A power cycle reads it again (a fault
+    on the way may have been passing); a RAM clear starts over and loses the
+    meters. A previous release's data: read its meters with that release."""
+    if old_format:
+        todo = ["READ METERS WITH", "OLD RELEASE,", "THEN RAM CLEAR"]
+    else:
+        todo = ["1 POWER CYCLE", "2 STILL LOCKED:", "  RAM CLEAR"]
     return [center("MEMORY ERROR"), center("OLD RELEASE DATA") if old_format else "",
-            center("PLAY LOCKED"), "",
-            center("CALL ATTENDANT"), "", center("RAM CLEAR"), center("REQUIRED")]
+            center("PLAY LOCKED"), center("CALL ATTENDANT"), ""] + todo
+
+
+def restart_screen(why):
+    """A passing fault (no memory, a device): the cabinet restarts by itself;
+    nothing committed is lost."""
+    words = why.replace(":", " ").split()
+    name = words[0] if words else ""
+    for w in words:
+        if w.endswith("Error"):   # "snapshot: MemoryError ...": the exception's name
+            name = w
+            break
+    return [center("RESTARTING"), "", center(name[:W16]), "", "",
+            center("IF IT REPEATS:"), center("POWER CYCLE,"), center("CALL SERVICE")]
 
 
 def audit_screen(ctl):

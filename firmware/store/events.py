@@ -49,9 +49,15 @@ CLOCK_SET = const(37)      # the record's time is the old clock, arg the new one
 CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or lost its time)
 BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cents)
 FLASH_WORN = const(40)     # arg: physical journal sector whose program did not read back
+FAULT_RESTART = const(41)  # a passing fault restarted the cabinet; arg: FAULT_* kind
 
 
-COUNT = const(41)  # codes 0..FLASH_WORN; len(NAMES)
+COUNT = const(42)  # codes 0..FAULT_RESTART; len(NAMES)
+
+# FAULT_RESTART's arg: what kind of exception it was
+FAULT_OTHER = const(0)
+FAULT_MEMORY = const(1)    # MemoryError
+FAULT_DEVICE = const(2)    # OSError
 
 # the text of each code, for the audit menu and the read-out
 NAMES = (
@@ -63,7 +69,7 @@ NAMES = (
     "memory repaired", "aggregate min", "device fault", "ticket in doubt", "PIN accepted",
     "disabled by host", "enabled by host",
     "logic door open", "logic door closed", "cash box open", "cash box closed",
-    "clock set", "clock NOT SET", "bill returned", "flash sector worn",
+    "clock set", "clock NOT SET", "bill returned", "flash sector worn", "fault restart",
 )
 
 

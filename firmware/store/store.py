@@ -4,7 +4,15 @@ Every change is a record: the ledger applies it first (a refusal writes
 nothing), then the journal commits it, and only then may the caller act on
 it (show a result, pay, accept the next bet). Recovery replays the same
 records through the same ledger, so nothing is settled twice or lost.
+
+Two ways to stop. A journal that fails its own checks (no good copy, rolled
+back, records that do not replay, no room for the state) is CRITICAL: play
+stays locked until a RAM clear. Any other exception (no memory, the flash
+device not answering, a bug) is a passing fault: the store stops committing
+(`restart_reason`) and the cabinet restarts; the journal decides at the clean
+boot after it.
 """
+from micropython import const
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
@@ -17,6 +25,7 @@ OK = J.OK
 REPAIRED = J.REPAIRED
 EMPTY = J.EMPTY
 CRITICAL = J.CRITICAL
+RESTART = const(4)      # Store.boot: a passing fault, the cabinet must restart
 
 
 # The designed maximum of Ledger.encode(): recall 100 games x (42-byte head +
@@ -50,13 +59,15 @@ class Store:
         self.old_format = False  # the flash holds a previous release's dollars
         self.status = None
         self.reason = ""        # why the store is critical (screen, read-out)
+        self.restart_reason = ""  # a passing fault stopped the store: restart
         self._anchored = -1     # journal sector the anchor names (-1: not set)
 
     def boot(self, now):
         """Mounts the journal and rebuilds the state; logs the power-up.
 
-        Returns OK, REPAIRED, EMPTY (no snapshot yet: one is taken now) or
-        CRITICAL (no good copy: play stays locked until a RAM clear).
+        Returns OK, REPAIRED, EMPTY (no snapshot yet: one is taken now),
+        CRITICAL (no good copy: play stays locked until a RAM clear) or
+        RESTART (a passing fault on the way: nothing was decided).
         """
         if not self._pristine:
             # A fresh ledger to rebuild into. The one __init__ made is still
@@ -72,12 +83,17 @@ class Store:
             return CRITICAL
         self.critical = False
         self.reason = ""
+        self.restart_reason = ""
         self._anchored = -1
         try:
             status = self._start(j, now)
-        except Exception as e:  # noqa: BLE001 - whatever it is, lock; never crash
-            status = CRITICAL
-            self.reason = "boot: %s %s" % (type(e).__name__, e)
+        except Exception as e:  # noqa: BLE001 - never crash: the journal's or a passing fault
+            self.fail("boot", e)
+            status = CRITICAL if self.critical else RESTART
+        if self.restart_reason and not self.critical:
+            j.release()
+            self.status = RESTART
+            return RESTART
         if status == CRITICAL or self.critical:
             j.release()
             self.critical = True
@@ -164,7 +180,7 @@ class Store:
     def commit(self, payload):
         """Applies and journals one record; returns the ledger's code."""
         j = self.journal
-        if self.critical or j is None:
+        if self.critical or self.restart_reason or j is None:
             return R.LOCKED
         self._pristine = False
         try:
@@ -189,7 +205,7 @@ class Store:
             j.append(payload)
         except Exception as e:  # noqa: BLE001
             # RAM is now ahead of flash: never act on it. A restart recovers
-            # from the journal; until then the cabinet is locked.
+            # from the journal; until then nothing more is committed.
             return self.fail("append", e)
         if self.provision is not None and j.head != self._anchored:
             # The journal moved to another sector (or this is the first
@@ -285,7 +301,8 @@ class Store:
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
         j = self.journal
-        return not self.critical and j is not None and j.erase_pending()
+        return (not self.critical and not self.restart_reason and j is not None
+                and j.erase_pending())
 
     def erase_step(self):
         """Erases one sector ahead. Call only while money inputs are inhibited:
@@ -296,14 +313,22 @@ class Store:
             j.erase_step()
 
     def fail(self, name, e):
-        self.critical = True
-        self.reason = "%s: %s %s" % (name, type(e).__name__, e)
+        """Stops the store after exception `e` in `name`: CRITICAL when the
+        journal itself refused (its checks, no room), else a passing fault
+        that a restart clears. Returns R.LOCKED."""
+        why = "%s: %s %s" % (name, type(e).__name__, e)
+        print("STORE STOPPED", why)     # the console log
+        if isinstance(e, (J.JournalCorrupt, J.JournalFull)):
+            self.critical = True
+            self.reason = why
+        elif not self.restart_reason:
+            self.restart_reason = why
         return R.LOCKED
 
     def ram_clear(self, now):
         """Everything to defaults; the RAM clear is the first event after it."""
         j = self.journal
-        if j is None:
+        if j is None or self.restart_reason:
             return R.LOCKED
         was_critical = self.critical
         old = self.ledger

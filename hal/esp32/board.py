@@ -80,3 +80,6 @@ class Board(HardwareBoard):
         self.sas = UartSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)
         self.buzzer = wire_buzzer(machine, Pins.BUZZER)
+
+    def reset(self):
+        machine.reset()

@@ -366,6 +366,7 @@ class Board:
         self.watchdog = MockWatchdog(self.clock, wdt_ms)
         self.display = MockDisplay()
         self.tones = []  # the buzzer frequencies set lately, 0 = off (tests)
+        self.resets = 0  # reset() calls: a board's would not return
         self.buzzer = Buzzer(self._tone)
         self.serial = LoopSerial()
         self.sas = None
@@ -381,6 +382,11 @@ class Board:
         if sas:
             from hal.mock.sasport import open_port
             self.sas = open_port(sas)
+
+    def reset(self):
+        """machine.reset()'s stand-in: counted; the caller (main.py's
+        simulator, a test) starts the cabinet again."""
+        self.resets += 1
 
     def urandom(self, n):
         """os.urandom's stand-in (the store's validation ID): seeded."""

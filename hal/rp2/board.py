@@ -67,3 +67,6 @@ class Board(HardwareBoard):
         from hal.rp2.id003_port import Id003Port
         self.validator = Id003(Id003Port(1, 2, Pins.BILL_TX, Pins.BILL_RX), clock.ticks_ms)
         self.buzzer = wire_buzzer(machine, Pins.BUZZER)
+
+    def reset(self):
+        machine.reset()
