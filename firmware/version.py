@@ -1,8 +1,15 @@
-"""Software and board identity shown on the audit screens, in the meter
-read-out and to the SAS host (long poll 54): small, so the SAS side reads
-the serial number without the audit side's modules."""
+"""The firmware's name and release version, and the board's serial number:
+shown on the audit menu's identity page, in the read-out's ID and on
+tickets, and to the SAS host (long poll 1F's additional ID, long poll 54's
+serial number). VERSION changes with every release (docs/CHANGELOG.md)."""
 NAME = "BubbleCraps"
-VERSION = "0.1.0"
+VERSION = "0.2.0"
+
+
+def sas_id():
+    """VERSION as long poll 1F's 3-character additional ID: its digits,
+    "0.2.0" -> "020"."""
+    return ("".join(VERSION.split(".")) + "000")[:3]
 
 
 def serial(board):

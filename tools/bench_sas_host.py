@@ -98,6 +98,8 @@ class Check:
     def __init__(self, root):
         sys.path[:0] = [root, os.path.join(root, "tools", "cpython_shims")]
         from firmware.store import meters as FM
+        from firmware import version
+        self.sas_id = version.sas_id().encode()     # long poll 1F's additional ID
         self.count = FM.COUNT
         self.index = {}
         for spec, unit in SAS_METERS.values():
@@ -180,7 +182,7 @@ class Check:
                     and 2000 <= date % 10000 <= 2099 and 0 <= tm < 240000):
                 return self.fail(seq, "poll 7E: %s" % body.hex())
         elif cmd == 0x1F:
-            if body[0:5] != b"BC000" or not 1 <= body[5] <= len(DENOM_CENTS) \
+            if body[0:5] != b"BC" + self.sas_id or not 1 <= body[5] <= len(DENOM_CENTS) \
                     or DENOM_CENTS[body[5] - 1] != m[-1] or body[16:20] != b"0000":
                 return self.fail(seq, "poll 1F: %s" % body.hex())
         elif cmd == 0x57:

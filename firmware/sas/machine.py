@@ -149,6 +149,7 @@ class Sas:
         self.count = 0                     # polls answered
         self.refused = 0                   # frames for us dropped (bad CRC or data)
         self.serial = version.serial(ctl.board)[:40].encode()   # long poll 54
+        self.sas_id = version.sas_id().encode()                 # long poll 1F
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -364,7 +365,8 @@ class Sas:
         cfg = led.config
         o = self.reply
         k = self.head(0x1F)
-        o[k:k + 5] = b"BC000"                  # game ID "BC" (BubbleCraps), additional ID
+        o[k:k + 2] = b"BC"                     # game ID "BC" (BubbleCraps)
+        o[k + 2:k + 5] = self.sas_id           # additional ID: the firmware version
         k += 5
         c = cfg["credit_cents"]
         o[k] = _DENOM_CENTS.index(c) + 1 if c in _DENOM_CENTS else 0   # 0: not in the table
