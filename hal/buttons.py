@@ -73,8 +73,8 @@ class Buttons:
     the buttons currently held (debounced).
     """
 
-    def __init__(self, read, ms=DEBOUNCE_MS):
-        self._read = read
+    def __init__(self, read_mask, ms=DEBOUNCE_MS):
+        self._read = read_mask
         self._deb = Debouncer(COUNT, ms)
 
     def poll(self, now_ms):

@@ -13,12 +13,12 @@ DEBOUNCE_MS = const(50)
 
 
 class Debouncer:
-    def __init__(self, count, ms=DEBOUNCE_MS, value=0):
+    def __init__(self, nbits, ms=DEBOUNCE_MS, initial=0):
         self.ms = ms
-        self.state = value  # debounced levels
-        self._raw = value  # last raw sample
-        self._n = count
-        self._since = [0] * count  # ticks of each bit's last raw change
+        self.state = initial  # debounced levels
+        self._raw = initial  # last raw sample
+        self._n = nbits
+        self._since = [0] * nbits  # ticks of each bit's last raw change
 
     def reset(self, raw):
         """Accept `raw` immediately (e.g. switch states at power-up)."""

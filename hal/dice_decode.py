@@ -34,9 +34,9 @@ def decode(code):
     return FACE_OF_CODE[code & _CODE_MASK]
 
 
-def decode_pair(value):
+def decode_pair(raw6):
     """6-bit pair mask -> (d1, d2)."""
-    return FACE_OF_CODE[value & _CODE_MASK], FACE_OF_CODE[(value >> _CODE_BITS) & _CODE_MASK]
+    return FACE_OF_CODE[raw6 & _CODE_MASK], FACE_OF_CODE[(raw6 >> _CODE_BITS) & _CODE_MASK]
 
 
 def encode_pair(d1, d2):

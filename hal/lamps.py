@@ -14,12 +14,12 @@ names = {RED: "RED", AMBER: "AMBER", GREEN: "GREEN", WHITE: "WHITE"}
 class Lamps:
     """set(mask) switches each lamp; `state` is the last value set.
 
-    `items` is a sequence of callables taking 0/1, in bit order RED, AMBER,
+    `outputs` is a sequence of callables taking 0/1, in bit order RED, AMBER,
     GREEN, WHITE (shorter sequences ignore the missing lamps).
     """
 
-    def __init__(self, items):
-        self._out = items
+    def __init__(self, outputs):
+        self._out = outputs
         self.state = 0
         self.set(0)
 
@@ -33,15 +33,15 @@ WIN_TUNE = ((1047, 90), (1319, 90), (1568, 90), (2093, 240))  # C6 E6 G6 C7
 
 
 class Buzzer:
-    def __init__(self, write):
-        self._set = write  # callable(freq_hz): 0 = off
+    def __init__(self, set_tone):
+        self._set = set_tone  # callable(freq_hz): 0 = off
         self._tune = ()
         self._i = 0
         self._until = 0
         self.playing = False
 
-    def play(self, tones, now_ms):
-        self._tune = tones
+    def play(self, tune, now_ms):
+        self._tune = tune
         self._i = -1
         self._until = now_ms
         self.playing = True

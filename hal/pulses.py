@@ -16,18 +16,18 @@ class Money:
     `write(flag)` drives the validator's inhibit output.
     """
 
-    def __init__(self, bill, coin, write):
+    def __init__(self, bill, coin, set_inhibit):
         self._bill = bill
         self._coin = coin
-        self._set_inhibit = write
+        self._set_inhibit = set_inhibit
         self.inhibited = True
-        write(True)
+        set_inhibit(True)
 
     def counts(self):
         return self._bill.count(), self._coin.count()
 
-    def last_pulse_ms(self, src):
-        return (self._coin if src == COIN else self._bill).last_ms()
+    def last_pulse_ms(self, channel):
+        return (self._coin if channel == COIN else self._bill).last_ms()
 
     def inhibit(self, flag):
         self.inhibited = bool(flag)

@@ -10,13 +10,13 @@ from hal.ticks import ticks_diff
 _MAX_PERMILLE = const(1000)
 
 
-def ramp_duty(start, target, t, ms):
-    """Duty (per mille) `t` ms into a linear ramp start -> target of `ms` ms."""
-    if ms <= 0 or t >= ms:
+def ramp_duty(start, target, elapsed_ms, ramp_ms):
+    """Duty (per mille) `elapsed_ms` into a linear ramp start -> target of `ramp_ms`."""
+    if ramp_ms <= 0 or elapsed_ms >= ramp_ms:
         return target
-    if t <= 0:
+    if elapsed_ms <= 0:
         return start
-    return start + (target - start) * t // ms
+    return start + (target - start) * elapsed_ms // ramp_ms
 
 
 class Shaker:

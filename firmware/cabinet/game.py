@@ -302,7 +302,7 @@ class Game:
         self.result_until = ticks_add(now_ms, max(_RESULT_MS, pages * _RESULT_PAGE_MS))
         self.changed = True
 
-    def _irregular(self, why, count, lock, text, now_ms, now_s):
+    def _irregular(self, why, limit, lock, text, now_ms, now_s):
         led = self.store.ledger
         code = self.store.reroll(now_s, why)
         if code != R.OK:
@@ -310,7 +310,7 @@ class Game:
                 self._halt()
             return
         run = led.cocked_run if why == E.COCKED else led.stuck_run
-        if run >= count:
+        if run >= limit:
             self.store.void(now_s, why)
             self.store.lock(now_s, lock, why)
             self.board.shaker.stop()

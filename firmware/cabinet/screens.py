@@ -45,12 +45,12 @@ def _tag(label, value):
     return label + " " + value if label else value
 
 
-def pair(label, value, name, text, keep=False):
-    """'LABEL value' left and 'NAME text' right justified on one line,
+def pair(label, value, rlabel, rvalue, keep=False):
+    """'LABEL value' left and 'RLABEL rvalue' right justified on one line,
     both values whole: a player must see an amount exactly, never cut. Short
-    of room the right label (name) goes, then an amount with no cents loses '.00'
+    of room the right label goes, then an amount with no cents loses '.00'
     ('$1150'), then (unless `keep`: None) the left label."""
-    for r in (_tag(name, text), text):
+    for r in (_tag(rlabel, rvalue), rvalue):
         for v in (value, dollars(value)):
             left = _tag(label, v)
             if len(left) + len(r) < W16:
@@ -58,9 +58,9 @@ def pair(label, value, name, text, keep=False):
     if keep:
         return None
     for v in (value, dollars(value)):
-        if len(v) + len(text) < W16:
-            return fit(v, text)
-    return fit(dollars(value), text)
+        if len(v) + len(rvalue) < W16:
+            return fit(v, rvalue)
+    return fit(dollars(value), rvalue)
 
 
 def big(label, m):

@@ -279,14 +279,14 @@ class Table:
                     b[_F] = _CALLED_ON
         return R.OK
 
-    def return_fresh(self, full=False):
+    def return_fresh(self, everything=False):
         """Gives back everything placed since the last roll (CLEAR button,
-        a voided roll, a missed aggregate minimum), or every bet (full).
+        a voided roll, a missed aggregate minimum), or every bet.
         Fills `settled`."""
         out = self.settled
         del out[:]
         for bet in list(self.bets):
-            back = bet[_A] if full else bet[_FR]
+            back = bet[_A] if everything else bet[_FR]
             if back:
                 out.append((bet[_K], bet[_N], back, RETURNED, back, 0, 0, 0))
                 self._take(bet, back, True)
@@ -424,14 +424,14 @@ class Table:
         return R.OK
 
     # ---- internals -----------------------------------------------------
-    def _take(self, bet, amount, remove=False):
+    def _take(self, bet, amount, undo=False):
         """Gives `amount` of a bet back (this period's part first) with the
-        vig paid for this period's part (remove: an undo), or for all of it where
+        vig paid for this period's part (an undo), or for all of it where
         the profile refunds it (003 7(c))."""
         fresh = min(amount, bet[_FR])
         refund = 0
         if bet[_X] and bet[_K] in _VIGGED:
-            keep = bet[_A] - (amount if remove or self.p["vig_refund"] else fresh)
+            keep = bet[_A] - (amount if undo or self.p["vig_refund"] else fresh)
             refund = max(0, bet[_X] - self._vig(bet[_K], bet[_N], keep))
             bet[_X] -= refund
         bet[_A] -= amount

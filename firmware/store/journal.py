@@ -71,11 +71,11 @@ def _put(page, p, start, src):
         page[lo - p:hi - p] = src[lo - start:hi - start]
 
 
-def _parse(buf, off, last, commit=True):
+def _parse(buf, off, prev_seq, committed=True):
     """Entry at offset off of a sector image: (type, len, seq, crc) or None;
-    last: the seq it must follow (0: any). commit=False ignores the commit
+    prev_seq: the seq it must follow (0: any). committed=False ignores the commit
     byte (repair: see Journal._repair)."""
-    if off + _OVH > _SEC or (commit and buf[off] != 0):
+    if off + _OVH > _SEC or (committed and buf[off] != 0):
         return None
     t = buf[off + 1]
     if t < T_REC or t > T_FMT:
@@ -84,7 +84,7 @@ def _parse(buf, off, last, commit=True):
     if ln > _MAXP or off + _OVH + ln > _SEC:
         return None
     seq = struct.unpack_from("<I", buf, off + 4)[0]
-    if last and seq != last + 1:
+    if prev_seq and seq != prev_seq + 1:
         return None
     c = struct.unpack_from("<I", buf, off + _HDR + ln)[0]
     if crc32(buf[off + 1:off + _HDR + ln]) != c:
@@ -408,16 +408,16 @@ class Journal:
             self.status = OK
         return self.status
 
-    def _reclaim(self, items, stats):
-        """items: the chain (newest first), stats: each sector's sums.
+    def _reclaim(self, chain, sums):
+        """chain: the live sectors, newest first; sums: each sector's summary.
         How many leading (newest) chain sectors hold nothing but an
         unfinished snapshot (chunks with no end): mount erases (reclaims)
         them, so the space a power cut left it holding is free for the next
         snapshot. Only counts: mount decides on CRITICAL before any erase."""
         k = 0
-        while k < len(items) and not stats[items[k]][_S_LASTNC]:
+        while k < len(chain) and not sums[chain[k]][_S_LASTNC]:
             k += 1
-        while k < len(items) and self.wear[items[k]] == _RETIRED:
+        while k < len(chain) and self.wear[chain[k]] == _RETIRED:
             k += 1  # a retired sector is never the head
         return k
 
@@ -491,8 +491,8 @@ class Journal:
                     break
                 erase = True
 
-    def _entries(self, first):
-        """Yield (type, seq, payload memoryview) for live entries >= first (a seq).
+    def _entries(self, from_seq):
+        """Yield (type, seq, payload memoryview) for live entries >= from_seq (a seq).
 
         The payload view is only valid until the next iteration step.
         """
@@ -500,7 +500,7 @@ class Journal:
         m = self.m
         s = (self.head - self.nlive + 1) % m
         for _ in range(self.nlive):
-            if self.last[s] >= first:
+            if self.last[s] >= from_seq:
                 self.dev.readblocks(s, abuf, 0)
                 a = memoryview(abuf)
                 loaded_b = False
@@ -520,7 +520,7 @@ class Journal:
                         if e is None:
                             raise JournalCorrupt("entry lost after mount")
                     t, ln, seq = e[0], e[1], e[2]
-                    if seq >= first:
+                    if seq >= from_seq:
                         yield t, seq, mv[o + _HDR:o + _HDR + ln]
                     prev = seq
                     o += _OVH + ln
@@ -559,14 +559,14 @@ class Journal:
             raise JournalCorrupt("snapshot changed after mount")
         return bytes(out)
 
-    def replay(self, f):
-        """Call f(payload) for each committed record after the snapshot."""
+    def replay(self, fn):
+        """Call fn(payload) for each committed record after the snapshot."""
         if self.status is None or self.status == CRITICAL:
             return 0
         n = 0
         for t, seq, p in self._entries(self.base_seq + 1):
             if t == T_REC:
-                f(bytes(p))
+                fn(bytes(p))
                 n += 1
         return n
 
@@ -627,12 +627,12 @@ class Journal:
         if self.pause is not None:
             self.pause()
 
-    def _erase(self, n):
+    def _erase(self, phys):
         """One sector erase (up to 400 ms with interrupts off), then `pause`:
         the owner feeds the watchdog there, so no run of flash work between
         two feeds is longer than one erase plus a few page programs. Mount
         and replay pause after every sector too (start-up can be long)."""
-        self.dev.ioctl(6, n)
+        self.dev.ioctl(6, phys)
         self.erase_ops += 1
         self._pause()
 
@@ -643,11 +643,11 @@ class Journal:
         self._erase(self.m + s)
         self.ready[s] = 1
 
-    def _advance(self, count):
-        """To the next sector, leaving `count` sectors free (the reserve)."""
+    def _advance(self, reserve):
+        """To the next sector, leaving `reserve` sectors free."""
         m = self.m
         while True:
-            if self._free() <= count:
+            if self._free() <= reserve:
                 raise JournalFull("journal full: write a snapshot")
             n = (self.head + 1) % m
             if self.wear[n] == _WORN:
@@ -684,14 +684,14 @@ class Journal:
         self.ready[s] = 0
         self.nret += 1
 
-    def _found_worn(self, s, n):
+    def _found_worn(self, s, phys):
         """A program there returned but did not read back: the sector takes
         nothing more, is retired once nothing in it is live, and the owner
         logs it (worn_log)."""
         self.wear[s] = _WORN
-        self.worn_log.append(n)
+        self.worn_log.append(phys)
 
-    def _write(self, t, payload, count):
+    def _write(self, t, payload, reserve):
         ln = len(payload)
         if ln > _MAXP:
             raise ValueError("payload too long")
@@ -704,7 +704,7 @@ class Journal:
         c = self._c
         while True:
             if self.off + need > _SEC:
-                self._advance(count)
+                self._advance(reserve)
             s = self.head
             o = self.off
             p = o & ~(_PAGE - 1)
@@ -738,9 +738,9 @@ class Journal:
             self.off = _SEC
         return seq
 
-    def _program(self, n, off, head, payload):
+    def _program(self, phys, off, head, payload):
         """Programs the entry (header head[:8], payload, crc head[8:]) at
-        offset off of physical sector n, a page at a time through the
+        offset off of physical sector phys, a page at a time through the
         256-byte buffer: no entry-sized buffer lives on the heap (the
         board's heap is tight). Reads each page back: False if the entry's
         bytes are not what was programmed (a worn
@@ -757,13 +757,13 @@ class Journal:
             _put(c, p, off, head[:_HDR])
             _put(c, p, off + _HDR, pv)
             _put(c, p, end - 4, head[_HDR:])
-            self.dev.writeblocks(n, c, p)
+            self.dev.writeblocks(phys, c, p)
             # read back into the same buffer: the entry's part of the page
             # must have the CRC it was programmed with
             lo = (off if off > p else p) - p
             hi = (end if end < p + _PAGE else p + _PAGE) - p
             want = crc32(cv[lo:hi])
-            self.dev.readblocks(n, c, p)
+            self.dev.readblocks(phys, c, p)
             if crc32(cv[lo:hi]) != want:
                 ok = False
             p += _PAGE

@@ -116,7 +116,7 @@ class Ledger:
         rtype, time, fields, tail = rec
         return _APPLY[rtype](self, time, fields, tail)
 
-    def _credit(self, time, f, data):
+    def _credit(self, time, f, tail):
         source, amount = f
         if amount <= 0 or source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
@@ -147,7 +147,7 @@ class Ledger:
             return R.BETS_CLOSED
         return R.OK
 
-    def _bet(self, time, f, data):
+    def _bet(self, time, f, tail):
         code = self._playable()
         if code:
             return code
@@ -167,18 +167,18 @@ class Ledger:
             self.meters.add("returned", self.table.credits - before)
         return code
 
-    def _remove(self, time, f, data):
+    def _remove(self, time, f, tail):
         code = self._playable(True)
         if code:
             return code
         kind, number, amount = f
         return self._returning(lambda: self.table.remove(kind, number, amount))
 
-    def _working(self, time, f, data):
+    def _working(self, time, f, tail):
         code = self._playable()
         return code or self.table.set_working(f[0], f[1], bool(f[2]))
 
-    def _clear(self, time, f, data):
+    def _clear(self, time, f, tail):
         code = self._playable()
         if code:
             return code
@@ -188,7 +188,7 @@ class Ledger:
         self.table.return_fresh()
         return R.OK
 
-    def _close(self, time, f, data):
+    def _close(self, time, f, tail):
         code = self._playable()
         if code:
             return code
@@ -202,7 +202,7 @@ class Ledger:
         self.credits_at_close = self.table.credits
         return R.OK
 
-    def _roll(self, time, f, data):
+    def _roll(self, time, f, tail):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         d1, d2, rerolls = f
@@ -256,14 +256,14 @@ class Ledger:
         self.cocked_run = 0
         self.stuck_run = 0
 
-    def _pulses(self, time, f, data):
+    def _pulses(self, time, f, tail):
         source, count = f
         if source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
         self.pulses[source] = count
         return R.OK
 
-    def _escrow(self, time, f, data):
+    def _escrow(self, time, f, tail):
         """ID-003 style escrow: PENDING before the stack order (one bill at a
         time), then STACKED (the credit) or RETURNED, each naming its amount."""
         step, cents = f
@@ -276,17 +276,17 @@ class Ledger:
             return R.BAD_AMOUNT
         self.escrow = 0
         if step == T.ES_STACKED:
-            return self._credit(time, (T.SRC_BILL, cents), data)
+            return self._credit(time, (T.SRC_BILL, cents), tail)
         self.events.log(time, E.BILL_RETURNED, cents)
         return R.OK
 
-    def _ticket(self, time, f, data):
+    def _ticket(self, time, f, tail):
         step, number = f
         if step == T.TK_PENDING:
             if self.ticket:
                 return R.LOCKED
             amount = self.table.credits
-            code = self._cashout(time, (T.BY_TICKET,), data, True)
+            code = self._cashout(time, (T.BY_TICKET,), tail, True)
             if code == R.OK:
                 self.ticket = amount
                 self.ticket_no = number
@@ -310,7 +310,7 @@ class Ledger:
             self.lock_arg = 0
         return R.OK
 
-    def _cashout(self, time, f, data, pending=False):
+    def _cashout(self, time, f, tail, pending=False):
         if self.lock or self.phase != BETTING or self.ticket:
             return R.LOCKED
         amount = self.table.credits
@@ -329,10 +329,10 @@ class Ledger:
             self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)
         return R.OK
 
-    def _paid(self, ticket, amount):
-        """Meters credits that left the station as a ticket or by hand."""
+    def _paid(self, by_ticket, amount):
+        """Meters credits that left the station as a by_ticket or by hand."""
         m = self.meters
-        if ticket:
+        if by_ticket:
             m.add("tickets_out", amount)
             m.add("tickets")
         else:
@@ -344,7 +344,7 @@ class Ledger:
         self.lock_arg = arg
         self.events.log(time, event, arg)
 
-    def _sas_ack(self, time, f, data):
+    def _sas_ack(self, time, f, tail):
         n = f[0]
         if n < self.sas_ack or n > self.events.total:
             return BAD_RECORD
@@ -352,7 +352,7 @@ class Ledger:
         return R.OK
 
     # ---- the records play seldom writes ---------------------------------
-    def _void(self, time, f, data):
+    def _void(self, time, f, tail):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         before = self.table.credits
@@ -369,7 +369,7 @@ class Ledger:
         self._end_game()
         return R.OK
 
-    def _reroll(self, time, f, data):
+    def _reroll(self, time, f, tail):
         if self.phase != CLOSED:
             return R.BETS_CLOSED
         why = f[0]
@@ -383,7 +383,7 @@ class Ledger:
         self.events.log(time, why, self.rerolls)
         return R.OK
 
-    def _reset(self, time, f, data):
+    def _reset(self, time, f, tail):
         if not self.lock:
             return R.NO_BET
         if self.ticket:
@@ -396,7 +396,7 @@ class Ledger:
         self.events.log(time, E.HANDPAY_RESET if was in (LK_HANDPAY, LK_JACKPOT) else E.FAULT_CLEAR, was)
         return R.OK
 
-    def _lock(self, time, f, data):
+    def _lock(self, time, f, tail):
         code, arg = f
         if not 0 < code < len(LOCK_NAMES):
             return BAD_RECORD
@@ -408,7 +408,7 @@ class Ledger:
         self._set_lock(time, code, arg, event)
         return R.OK
 
-    def _event(self, time, f, data):
+    def _event(self, time, f, tail):
         code, arg = f
         m = self.meters
         if code == E.DOOR_OPEN:
@@ -448,13 +448,13 @@ class Ledger:
         self.events.log(time, code, arg)
         return R.OK
 
-    def _config(self, time, f, data):
+    def _config(self, time, f, tail):
         index = f[0]
         if index >= len(C.CONFIG):
             return BAD_RECORD
         key, default, low, high, money = C.CONFIG[index]
         try:
-            text = data.decode()
+            text = tail.decode()
         except Exception:
             return BAD_SETTING
         ok, value = C.parse(key, text)
@@ -477,7 +477,7 @@ class Ledger:
         self.events.log(time, E.CONFIG, index)
         return R.OK
 
-    def _valid_id(self, time, f, data):
+    def _valid_id(self, time, f, tail):
         vid, seq = f
         if not (0 <= vid < 1 << 24 and 0 <= seq < 1 << 24):
             return BAD_RECORD
@@ -485,7 +485,7 @@ class Ledger:
         self.val_seq = seq
         return R.OK
 
-    def _power(self, time, f, data):
+    def _power(self, time, f, tail):
         self.meters.add("power_ups")
         self.meters.set("games_power", 0)
         self.events.log(time, E.POWER_UP)

@@ -62,14 +62,14 @@ COUNT = LATER_BASE + len(_LATER) // ROW
 _SIZE = const(8)
 
 
-def _find(text, key):
+def _find(rows, key):
     """Row number of `key` in packed rows, or -1 (no allocation: play meters
     a key on every bet)."""
-    pos = text.find(key)
+    pos = rows.find(key)
     while pos >= 0:
-        if not pos % ROW and text.startswith(" ", pos + len(key)):
+        if not pos % ROW and rows.startswith(" ", pos + len(key)):
             return pos // ROW
-        pos = text.find(key, pos + 1)
+        pos = rows.find(key, pos + 1)
     return -1
 
 
@@ -96,8 +96,8 @@ def index(key):
 _GROUPS = {"m": "money", "p": "play", "c": "count"}
 
 
-def _row(text, i):
-    r = text[i * ROW:(i + 1) * ROW]
+def _row(rows, i):
+    r = rows[i * ROW:(i + 1) * ROW]
     return (r[:KEY].rstrip(), r[KEY:ROW - 1].rstrip(), _GROUPS[r[ROW - 1]])
 
 

@@ -47,8 +47,8 @@ _FMT = {
 }
 
 
-def pack(t, time, *fields):
-    return struct.pack(_FMT[t], t, time, *fields)
+def pack(rtype, time, *fields):
+    return struct.pack(_FMT[rtype], rtype, time, *fields)
 
 
 def pack_config(time, index, text):

@@ -287,16 +287,16 @@ class Store:
             return -3
         return self.commit(T.pack_config(now, index, text))
 
-    def _validation_id(self, now, val, seq, skip=0):
-        """Commits the ticket validation ID `val` and sequence; val 0 draws a
-        random non-zero 24-bit ID other than `skip`."""
+    def _validation_id(self, now, vid, seq, avoid=0):
+        """Commits the ticket validation ID `vid` and sequence; vid 0 draws a
+        random non-zero 24-bit ID other than `avoid`."""
         rand = self.urandom
         if rand is None:
             from os import urandom as rand
-        while not val or val == skip:
+        while not vid or vid == avoid:
             b = rand(3)
-            val = b[0] | (b[1] << 8) | (b[2] << 16)
-        return self.commit(T.pack(T.VALID_ID, now, val, seq))
+            vid = b[0] | (b[1] << 8) | (b[2] << 16)
+        return self.commit(T.pack(T.VALID_ID, now, vid, seq))
 
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
