@@ -115,6 +115,7 @@ class Controller:
         self._msg = ""
         self._msg_until = now
         self._deferred = []        # keys pressed while a result must stay up
+        self._msg_over_result = False  # the cashout's message covers a result
         self._last_input = now
         self._last_refresh = now
         self._rolls_seen = self.game.rolls
@@ -238,6 +239,7 @@ class Controller:
         b.watchdog.feed()
         if not self.inputs_dead:  # a dead chain reads garbage
             self._switches(now_ms)
+            self.game.cover_result(self._covers_result(now_ms), now_ms)
             if self._deferred and not self.game.rolling() and \
                     not self.game.result_locked(now_ms):
                 codes = self._deferred
@@ -298,6 +300,15 @@ class Controller:
         elif not key and store.ledger.audit and not store.critical:
             store.event(now, E.AUDIT_OFF)  # stale after a power cut
             self.dirty = True
+
+    def _covers_result(self, now_ms):
+        """Something other than the result is on the screen: the result
+        waits under it (Game.cover_result)."""
+        led = self.store.ledger
+        if self._msg_over_result and not (self._msg and ticks_diff(self._msg_until, now_ms) > 0):
+            self._msg_over_result = False
+        return bool(self.audit_mode or self.store.critical or led.lock or led.door_open
+                    or led.tilt or self._msg_over_result)
 
     def _enter_audit(self, now_ms):
         store = self.store
@@ -397,10 +408,15 @@ class Controller:
                 self._deferred.append(code)
             return
         g.pressed_ms = now_ms
-        g.end_result()
+        over = code == B.CASHOUT and g.showing_result(now_ms)
+        if not over:
+            g.end_result()
         text = self.player.on_button(code, self, now_ms)
         if text:  # more than two lines: a full-screen report, up longer
             self.say(text, now_ms, MSG_MS if text.count("\n") < 2 else 3 * MSG_MS)
+            if over:  # the cashout's answer first, then the result again
+                self._msg_over_result = True
+                g.cover_result(True, now_ms)
         else:
             self._msg = ""
 

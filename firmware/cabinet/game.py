@@ -23,7 +23,10 @@ within `bet_timer_max_s` (configuration): a player still choosing is not
 rushed, a player leaning on a button cannot stop the game.
 
 A result stays on screen at least _RESULT_MIN_MS: no key, page or audit
-key takes it away before (`result_locked`).
+key takes it away before (`result_locked`). Whatever covers it later (a
+door, a tilt, the audit key, a lock, the cashout's message: `cover_result`)
+puts it back on screen for its whole time once cleared: a result is never
+seen for less than it was meant to be.
 """
 from micropython import const
 from hal.ticks import ticks_diff, ticks_add
@@ -68,6 +71,8 @@ class Game:
         self.last_faces = None      # faces to draw
         self.result_until = None    # ticks until which the result shows
         self.result_at = now_ms
+        self.result_ms = 0          # how long this result shows
+        self.result_hidden = False  # covered before its time was up: shown again
         self.msg = ""               # irregularity / game message (2 lines, '\n')
         self.msg_until = now_ms
         self.changed = True         # screen must be redrawn
@@ -180,7 +185,7 @@ class Game:
                 self.changed = True
             self.roll_request = False
             return
-        if led.suspended() or hold or self.showing_result(now_ms):
+        if led.suspended() or hold or self.showing_result(now_ms) or self.result_hidden:
             return  # timer paused
         if self.remaining_ms < 0:
             self.remaining_ms = led.config["bet_timer_s"] * 1000
@@ -234,6 +239,7 @@ class Game:
         sh.start(_SHAKE_DUTY, _RAMP_MS)
         self.state = SHAKING
         self.result_until = None
+        self.result_hidden = False
         self.changed = True
 
     def _held(self, now_ms):
@@ -296,10 +302,15 @@ class Game:
         self.state = BETTING
         self.remaining_ms = -1
         self._last_ms = now_ms
-        self.result_at = now_ms
         n = len(led.last_game or ())
         pages = (n + _RESULT_ROWS - 1) // _RESULT_ROWS
-        self.result_until = ticks_add(now_ms, max(_RESULT_MS, pages * _RESULT_PAGE_MS))
+        self.result_ms = max(_RESULT_MS, pages * _RESULT_PAGE_MS)
+        self._show_result(now_ms)
+
+    def _show_result(self, now_ms):
+        self.result_at = now_ms
+        self.result_until = ticks_add(now_ms, self.result_ms)
+        self.result_hidden = False
         self.changed = True
 
     def _irregular(self, why, limit, lock, text, now_ms, now_s):
@@ -332,7 +343,21 @@ class Game:
         return self.showing_result(now_ms) and \
             ticks_diff(now_ms, self.result_at) < _RESULT_MIN_MS
 
+    def cover_result(self, covered, now_ms):
+        """`covered`: something else is on the screen (door, tilt, audit,
+        lock, the cashout's message). A result it hides comes back, from its
+        start, once nothing covers it."""
+        if covered:
+            if self.showing_result(now_ms):
+                self.result_until = None
+                self.result_hidden = True
+                self.changed = True
+        elif self.result_hidden:
+            self._show_result(now_ms)
+
     def end_result(self):
+        """The player moved on (a key after the result's minimum time)."""
+        self.result_hidden = False
         if self.result_until is not None:
             self.result_until = None
             self.changed = True
