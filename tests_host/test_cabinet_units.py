@@ -152,14 +152,48 @@ def test_screen_helpers():
     # lost field 5 net 0; a place win that stays up shows UP and its winnings
     settled = [(W.PASS, 0, 500, WIN, 500, 0, 0, 1), (W.FIELD, 0, 500, LOSE, 0, 0, 0, 0)]
     assert S.net_of(settled) == 0
-    assert S.bet_line(settled[0]).endswith("+5.00") and S.bet_line(settled[1]).endswith("-5.00")
+    assert S.bet_line(settled[0]) == "Pass Line UP +$5"
+    assert S.bet_line(settled[1]) == "Field LOSE   -$5"
     assert " UP " in S.bet_line((W.PLACE, 6, 600, WIN, 700, 0, 0, 1))
-    assert S.bet_line((W.COME, 6, 600, WIN, 1200, 0, 0, 0)).endswith("+6.00")
+    assert S.bet_line((W.COME, 6, 600, WIN, 1200, 0, 0, 0)) == "Come 6 WIN   +$6"
     assert S.net_of([(W.PASS_ODDS, 6, 1000, RETURNED, 1000, 0, 0, 0)]) == 0
-    assert S.point_change(0, 6) == "OFF>6" and S.point_change(6, 6) == "6"  # PT: pair()
+    # the roll in the words a dealer calls (issue 22: it read "PT 6>OFF")
+    assert [S.outcome(b, t, a) for b, t, a in ((0, 7, 0), (0, 11, 0), (0, 3, 0), (0, 8, 8),
+                                                (8, 6, 8), (8, 8, 0), (8, 7, 0))] == \
+        ["NATURAL 7", "NATURAL 11", "CRAPS 3", "POINT IS 8", "POINT IS 8", "POINT 8 MADE",
+         "SEVEN OUT"]
+    assert S.net_words(settled[:1], 500)[0] == "WINNER"
+    assert S.net_words(settled, 0)[0] == "NET"
+    assert S.net_words([(W.PASS_ODDS, 6, 1000, RETURNED, 1000, 0, 0, 0)], 0)[0] == "PUSH"
     from firmware import fmt
     assert (fmt(0), fmt(5), fmt(117), fmt(123456), fmt(-250)) == \
         ("0.00", "0.05", "1.17", "1234.56", "-2.50")
+
+
+def test_names_are_whole_on_every_row():
+    """Issue 22: names were cut unevenly ('Hardwa8', 'DontPas'). A row's
+    name is the wager's short name or its code, whole, for every wager and
+    number, in MY BETS (ON/OFF) and on the result (WIN/LOSE/PUSH/UP), at
+    whole-dollar amounts to $9,999 (above every profile's largest stake;
+    stakes are whole dollars) and amounts with cents to 99.99."""
+    assert max(len(PT.SHORT[k]) for k in range(W.COUNT)) <= 10
+    assert max(len(PT.TINY[k]) for k in range(W.COUNT)) <= 4
+    assert PT.names(W.HARD, 8) == ("Hard 8", "H8")
+    assert PT.names(W.DONT_PASS) == ("Don't Pass", "DP")
+    for k in range(W.COUNT):
+        for n in W.NUMBERS.get(k) or (0,):
+            forms = PT.names(k, n)
+            for cents in (1, 100, 500, 1234, 9999, 50000, 250000, 999900):
+                for word, keep in (("ON", True), ("OFF", True), ("UP", False), ("PUSH", True),
+                                   ("LOSE", False)):
+                    m = PT.money(cents)
+                    row = S.bet_row(k, n, word, m, keep)
+                    assert len(row) == 16, row
+                    nm = forms[0] if row.startswith(forms[0] + " ") else forms[1]
+                    assert row.startswith(nm + " "), row
+                    rest = row[len(nm):].split()
+                    assert rest in ([word, m], [word, S.dollars(m)], [m], [S.dollars(m)]), row
+                    assert not keep or rest[0] == word, row
 
 
 def test_labels_fit_for_every_selection():

@@ -48,9 +48,15 @@ _JITTER_PERMILLE = const(150)  # shake time randomised by up to +15 %
 _SETTLE_TIMEOUT_MS = const(5000)  # after settle_ms: no stable reading -> unreadable
 _RESULT_MS = const(4000)     # result screen (scrolls if longer)
 _RESULT_MIN_MS = const(3000)  # nothing hides a result before this
-_RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page:
-_RESULT_PAGE_MS = const(2000)  # as firmware/cabinet/screens.py pages them
+RESULT_ROWS = const(2)       # rows per result page (the credits, then each
+RESULT_PAGE_MS = const(2000)  # settled bet), 2 s a page: screens.result_screen
 _PRESS_HOLD_MS = const(3000)  # a press this recent holds the bet timer
+
+
+def result_pages(settled):
+    """Pages of the result screen for `settled` bets: the credits' row, then
+    a row each, RESULT_ROWS a page."""
+    return (settled + RESULT_ROWS) // RESULT_ROWS
 
 
 class Game:
@@ -94,8 +100,8 @@ class Game:
         return s % n
 
     def _refused(self, code, now_ms):
-        m = R.message(code)  # one look-up: the texts are imported per call
-        self.say(m[:16] + "\n" + m[16:32], now_ms)
+        from firmware.cabinet.player import message  # loaded with the controller
+        self.say(message(code), now_ms)  # two lines, words whole
 
     def say(self, text, now_ms, ms=3000):
         self.msg = text
@@ -302,9 +308,8 @@ class Game:
         self.state = BETTING
         self.remaining_ms = -1
         self._last_ms = now_ms
-        n = len(led.last_game or ())
-        pages = (n + _RESULT_ROWS - 1) // _RESULT_ROWS
-        self.result_ms = max(_RESULT_MS, pages * _RESULT_PAGE_MS)
+        pages = result_pages(len(led.last_game or ()))
+        self.result_ms = max(_RESULT_MS, pages * RESULT_PAGE_MS)
         self._show_result(now_ms)
 
     def _show_result(self, now_ms):

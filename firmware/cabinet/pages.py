@@ -7,11 +7,11 @@ from micropython import const
 from hal import buttons as B
 from firmware.rules import reasons as R
 from firmware.rules import wagers as W
-from firmware.cabinet.paytext import label, short, money
+from firmware.cabinet.paytext import name, money
 from firmware.cabinet import player as PL
-from firmware.cabinet.screens import W16, fit, center, msg_lines
+from firmware.cabinet.screens import W16, fit, center, msg_lines, bet_row
 
-MYBETS_ROWS = const(6)
+MYBETS_ROWS = const(5)
 _cache: list = [None, None]   # [rolls, figures]: the statistics, computed once per roll
 
 
@@ -68,7 +68,8 @@ def repeat_notice(placed, refused):
     """A full screen: how many went back, then each refused bet and why."""
     lines = ["REPEAT: %d PLACED" % placed, "NOT PLACED: %d" % len(refused)]
     for kind, number, amount, code in refused[:2]:
-        lines.append(fit(label(kind, number), money(amount)))
+        m = money(amount)
+        lines.append(fit(name(kind, number, W16 - len(m) - 1), m))
         a, _, b = PL.split2(R.message(code)).partition("\n")
         lines.append(a)
         lines.append(b)
@@ -86,7 +87,7 @@ def take_down_all(ctl, now, held=False):
     table = ctl.store.ledger.table
     for b in table.bets:
         if table.in_contract(b) and not held:
-            return "NO CASHOUT YET\n%s IN PLAY" % short(b[0], b[1], 8)
+            return "NO CASHOUT WHILE\n%s PLAYS" % name(b[0], b[1], W16 - 6)
     for odds_first in (True, False):
         for b in list(table.bets):
             if (b[0] in W.ODDS_BASE) == odds_first and table.find(b[0], b[1]) is b \
@@ -107,7 +108,8 @@ def _stats(ctl):
 
 def mybets_screen(ctl, now_ms):
     """Every bet on the layout, MYBETS_ROWS a page, the cursor inverted; the
-    last line says what a key did, else which keys act here."""
+    last two lines say what a key did (the whole message), else which keys
+    act here."""
     led = ctl.store.ledger
     table = led.table
     p = ctl.player
@@ -123,18 +125,15 @@ def mybets_screen(ctl, now_ms):
     lines = [fit(title, total)]
     if not n:
         return lines + ["", center("NO BETS ON"), center("THE TABLE"), "", "", "",
-                        "MYBETS=STATS"], None, -1
+                        "MYBETS: STATS"], None, -1
     for i in range(page * rows, page * rows + rows):
         if i < n:
             b = bets[i]
-            state = "ON" if table.working(b) else "OFF"
-            m = money(b[2])
-            # the name gets what the amount and ON/OFF leave: both stay whole
-            name = short(b[0], b[1], W16 - len(m) - len(state) - 2)
-            lines.append(fit(name + " " + state, m))
+            lines.append(bet_row(b[0], b[1], "ON" if table.working(b) else "OFF", money(b[2])))
         else:
             lines.append("")
-    lines.append(msg_lines(ctl.message(now_ms))[0] or "BET-=DOWN ONOFF")
+    m1, m2 = msg_lines(ctl.message(now_ms))
+    lines += [m1, m2] if m1 else ["BET-:DOWN ONOFF", "MYBETS: STATS"]
     return lines, None, 1 + p.page_i - page * rows
 
 

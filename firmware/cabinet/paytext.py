@@ -7,7 +7,9 @@ pages always follow the rules the engine settles with.
 """
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
-from firmware import fmt
+from firmware import fmt, Packed
+
+W16 = 16
 
 
 def money(n):
@@ -34,16 +36,50 @@ def label(kind, number=0):
     return "%s %d" % (name, number)
 
 
-def short(kind, number=0, width=8):
-    """Very short label for the result list (fits `width`)."""
-    name = W.LABELS[kind].replace(" ", "").replace("'", "")
+# A wager's name on a player line is never cut: its short name, or where
+# that does not fit its code (SHORT[kind], TINY[kind]: whole words, or the
+# shorthand printed on craps layouts), with its number.
+SHORT = Packed(
+    "Pass Line Don't PassPass Odds DP Odds   "
+    "Come      Don't ComeCome Odds DC Odds   "
+    "Place     Place LoseBuy       Lay       "
+    "Big 6     Big 8     Hard      Field     "
+    "Any 7     Any Craps Two       Three     "
+    "Eleven    Twelve    Hi-Lo     Horn      "
+    "Horn High C&E       World     Hop       "
+    "Lucky Low Lucky HighLucky All Sharp     ", 10)
+TINY = Packed(
+    "PassDP  PO  DPO "
+    "C   DC  CO  DCO "
+    "P   PL  B   L   "
+    "B6  B8  H   Fld "
+    "A7  AC  2   3   "
+    "11  12  HiLoHorn"
+    "HH  C&E Wrld    "
+    "Low HighAll SS  ", 4)
+
+
+def names(kind, number=0):
+    """(short name, code) of a wager with its number: ('Hard 8', 'H8')."""
     if kind == W.HOP and number:
-        tail = "%d%d" % (number // 10, number % 10)
-    elif number:
-        tail = str(number)
+        tail = "%d-%d" % (number // 10, number % 10)
     else:
-        tail = ""
-    return name[:max(0, width - len(tail))] + tail
+        tail = str(number) if number else ""
+    short, code = SHORT[kind], TINY[kind]
+    if tail:
+        short += " " + tail
+        code = code + tail
+    return short, code
+
+
+def name(kind, number=0, width=W16):
+    """The wager's name with its number within `width` columns: 'Don't Pass',
+    else its code 'DP'; only a width under the code's (a bet beyond every
+    profile's limit) cuts the code."""
+    for text in names(kind, number):
+        if len(text) <= width:
+            return text
+    return text[:width]
 
 
 def _one_roll_table(profile, kind, number):

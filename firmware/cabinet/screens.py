@@ -9,12 +9,9 @@ from micropython import const
 from hal.ticks import ticks_diff
 from firmware.rules.table import WIN, LOSE
 from firmware.cabinet import game as G
-from firmware.cabinet.paytext import label, pays, short, money, signed
+from firmware.cabinet.paytext import label, pays, names, money, signed, W16
 from firmware.cabinet import player as PL
 
-W16 = 16
-_RESULT_ROWS = const(2)      # settled bets per result page, 2 s a page (the
-_RESULT_PAGE_MS = const(2000)  # game keeps the result up long enough for all)
 _RES = const(("", "WIN", "LOSE", "PUSH", "BACK"))
 _BIG_PX = const(125)         # render: 128 pixels less the 3 between 1x and 2x parts
 
@@ -63,14 +60,16 @@ def pair(label, value, rlabel, rvalue, keep=False):
     return fit(dollars(value), rvalue)
 
 
-def big(label, m):
+def big(label, m, alt=None):
     """label (1x) then the amount m in 2x digits when all of it fits the
-    display's width, or as '$N' when that fits; else both at 1x (labelled,
-    the amount whole) rather than a digit off the screen."""
-    room = (_BIG_PX - 8 * len(label)) // 16
-    for v in (m, dollars(m)):
-        if len(v) <= room:
-            return label + "\x02" + v
+    display's width, or as '$N' when that fits, or with the shorter label
+    `alt`; else both at 1x (labelled, the amount whole) rather than a digit
+    off the screen."""
+    for lb in (label, alt or label):
+        room = (_BIG_PX - 8 * len(lb)) // 16
+        for v in (m, dollars(m)):
+            if len(v) <= room:
+                return lb + "\x02" + v
     return fit(label, m)
 
 
@@ -103,19 +102,30 @@ def history_line(seq):
     return out if seq else ""
 
 
+def bet_row(kind, number, word, amount, keep=True):
+    """'NAME WORD' left and the amount right, all of them whole: the wager's
+    short name, else its code; the amount as '$N' when whole. Short of
+    room a word not `keep` goes before the name gives way to its code (a
+    result row's amount says it: signed, a net; unsigned, a stake back)."""
+    forms = names(kind, number)
+    m = dollars(amount)
+    for nm in forms:
+        for w in ((word,) if keep else (word, "")):
+            left = nm + " " + w if w else nm
+            if len(left) + len(m) < W16:
+                return fit(left, m)
+    return fit(forms[1] + (" " + word if keep else ""), m)  # beyond every limit
+
+
 def bet_line(s):
     """One settled/returned bet as a display line with its own net; a win
     that stays on the layout says UP (it keeps working)."""
-    kind, number, res = s[0], s[1], s[3]
-    net = _net(s)
-    right = signed(net) if res in (WIN, LOSE) else money(s[4])
+    res = s[3]
     word = "UP" if res == WIN and s[7] else _RES[res]
-    # the name gets what the word and the dollars.cents leave of the line; a
-    # long amount leaves no room for both: its sign says win or loss
-    room = W16 - len(right) - len(word) - 2
-    if room < 3 and res in (WIN, LOSE):
-        return fit(short(kind, number, W16 - len(right) - 1), right)
-    return fit(short(kind, number, max(3, room)) + " " + word, right)
+    if res in (WIN, LOSE):
+        return bet_row(s[0], s[1], word, signed(_net(s)), False)
+    # a stake that came back shows it; one that stays up only its word
+    return bet_row(s[0], s[1], word, "" if s[7] else money(s[4]))
 
 
 def _net(s):
@@ -133,12 +143,31 @@ def net_of(settled):
     return total
 
 
-def point_change(before, after):
-    """The point after a roll, 'OFF>6' when the roll moved it (pair() puts
-    the PT label before it where there is room)."""
-    if before == after:
-        return "%s" % (after or "OFF")
-    return "%s>%s" % (before or "OFF", after or "OFF")
+def outcome(before, total, after):
+    """The roll in the words a dealer calls, for the line: NATURAL 7,
+    CRAPS 3, POINT IS 8, POINT 8 MADE, SEVEN OUT."""
+    if not before:
+        if after:
+            return "POINT IS %d" % after
+        return ("NATURAL %d" if total in (7, 11) else "CRAPS %d") % total
+    if total == 7:
+        return "SEVEN OUT"
+    if total == before:
+        return "POINT %d MADE" % total
+    return "POINT IS %d" % before
+
+
+def net_words(settled, net):
+    """(word, shorter word) for the roll's net: WINNER, LOST, PUSH (every
+    stake came back), NET (wins and losses that cancel)."""
+    if net > 0:
+        return "WINNER", "WIN"
+    if net < 0:
+        return "LOST", None
+    for s in settled:
+        if s[3] in (WIN, LOSE):
+            return "NET", None
+    return "PUSH", None
 
 
 def _stopped():
@@ -211,27 +240,31 @@ def attract_screen(ctl):
 
 
 def result_screen(ctl, now_ms):
-    """The roll: total (3x) beside large dice, the point, the roll's net
-    (2x), then each settled bet with its own net, two at a time."""
+    """The roll in words, its total (3x) beside large dice, the roll's net
+    (2x), then the credits and each settled bet with its own net, two rows
+    a page (G.result_pages)."""
     led = ctl.store.ledger
     game = ctl.game
     d1, d2 = game.last_faces or (0, 0)
     settled = led.last_game or ()
-    net = net_of(settled)
-    word = "WIN" if net > 0 else ("LOST" if net < 0 else "NET")
     last = led.recall.roll(0)
     before = last[2] if last else led.table.point
-    lines = [pair("CR", money(led.table.credits), "PT", point_change(before, led.table.point)),
-             "ROLL\x03%d" % (d1 + d2),   # render: \x03 = 3x, \x02 = 2x digits
-             big(word, signed(net))]
-    if not settled:
-        lines += [center("NO BET DECIDED"), center("BETS STAY UP")]
-        return lines
-    rows = _RESULT_ROWS
-    pages = (len(settled) + rows - 1) // rows
-    page = (ticks_diff(now_ms, game.result_at) // _RESULT_PAGE_MS) % pages
-    for i in range(page * rows, page * rows + rows):
-        lines.append(bet_line(settled[i]) if i < len(settled) else "")
+    lines = [outcome(before, d1 + d2, led.table.point),
+             "ROLL\x03%d" % (d1 + d2)]   # render: \x03 = 3x, \x02 = 2x digits
+    rows = [fit("CREDITS", money(led.table.credits))]
+    if settled:
+        net = net_of(settled)
+        word, alt = net_words(settled, net)
+        lines.append(big(word, signed(net), alt))
+        for s in settled:
+            rows.append(bet_line(s))
+    else:
+        lines.append(center("NO BET DECIDED"))
+        rows.append(center("BETS STAY UP"))
+    per = G.RESULT_ROWS
+    page = (ticks_diff(now_ms, game.result_at) // G.RESULT_PAGE_MS) % G.result_pages(len(settled))
+    for i in range(page * per, page * per + per):
+        lines.append(rows[i] if i < len(rows) else "")
     return lines
 
 
