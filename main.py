@@ -8,7 +8,8 @@ options come from environment variables (tools/sim sets them):
   SIM_SERIAL (tcp:HOST:PORT or unix:PATH for the technician read-out),
   SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
   SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog),
-  SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator).
+  SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator),
+  SIM_SIZE (small: fits 80x24, the default; large: 132x48, hal/mock/termview.py).
 """
 import sys
 
@@ -106,10 +107,11 @@ def _profile_note(ctl):
 
 
 def _status(ctl):
+    from firmware import fmt
     from firmware.cabinet.game import STATE_NAMES
     led = ctl.store.ledger
-    return "state=%s credits=%d bet=%d point=%d lock=%s%s" % (
-        STATE_NAMES[ctl.game.state], led.table.credits, led.table.on_table(),
+    return "state=%s credits=$%s bet=$%s point=%d lock=%s%s" % (
+        STATE_NAMES[ctl.game.state], fmt(led.table.credits), fmt(led.table.on_table()),
         led.table.point, led.suspended() or "-",
         " CRITICAL" if ctl.store.critical else "")
 
@@ -117,34 +119,30 @@ def _status(ctl):
 def interactive_main():
     import asyncio
     import hal
-    from hal.mock.keys import help_text
+    from hal.mock.termview import frame, SIZES
     from firmware.cabinet.controller import Controller
     opts = _sim_options()
     opts["keyboard"] = True
+    size = _env("SIM_SIZE", "small")
+    if size not in SIZES:
+        print("sim: --size %s: one of %s" % (size, " ".join(sorted(SIZES))))
+        sys.exit(2)
     board = hal.detect(**opts)
     ctl = Controller(board, profile=_env("SIM_PROFILE"))
     _profile_note(ctl)
+    note = ""
+    if ctl.profile_refused:
+        note = "--profile %s not applied: %s" % (
+            _env("SIM_PROFILE"), ctl.profile_refused.replace("\n", ": "))
     out = sys.stdout
 
     def draw(disp):
-        text = disp.to_text("braille").replace("\n", "\r\n")
-        lines = ctl.lines or ()
-        out.write("\x1b[H\x1b[2J" + text + "\r\n")
-        for l in lines:
-            out.write("|%-16s|\r\n" % l)
-        out.write(_status(ctl) + "\r\n")
-        p = board.printer
-        out.write("tickets=%d printer=%d money=%s flash=%s\r\n" % (
-            len(p.tickets), p.status_value,
-            "INHIBITED" if board.money.inhibited else "accepting", opts["flash_path"]))
-        if p.tickets:  # the newest ticket as the paper shows it, barcode included
-            from hal.itf import ticket_text
-            out.write(ticket_text(p.tickets[-1], p.barcodes[-1]).replace("\n", "\r\n") + "\r\n")
-        if ctl.profile_refused:
-            out.write("--profile %s not applied: %s\r\n" % (
-                _env("SIM_PROFILE"), ctl.profile_refused.replace("\n", ": ")))
-        out.write(help_text() + "\r\nCtrl-C quits (state is kept in the flash file)\r\n")
+        # from the top left, each line cleared to its end: no flicker, no
+        # line of the last frame left over
+        lines = frame(ctl, board, size, "-", note)
+        out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
 
+    out.write("\x1b[2J")
     board.display.on_show = draw
     try:
         while True:

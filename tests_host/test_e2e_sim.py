@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+from firmware import fmt
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, "tools", "sim")
 
@@ -87,6 +89,6 @@ def test_kill9_resumes_same_game(tmp_path):
     st.journal.dev.close() if hasattr(st.journal, "dev") else None
     r = sim(tmp_path, "screen\n", "--seed", "10")
     assert r.returncode == 0
-    assert "credits=%d bet=%d" % (credits, bet) in r.stdout.splitlines()[-1]
+    assert "credits=$%s bet=$%s" % (fmt(credits), fmt(bet)) in r.stdout.splitlines()[-1]
     if phase == 1:  # killed mid-roll: the same bets are shaken again
         assert "state=SHAKING" in r.stdout.splitlines()[-1]

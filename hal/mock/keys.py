@@ -53,13 +53,20 @@ except ImportError:  # MicroPython unix
         return sys.stdin.buffer.read(1)
 
 
+# the player's keys, then the cabinet's (money, switches, devices); SIDE_KEYS
+# is the second in short, for the column beside the simulator's picture
+PLAYER_KEYS = ("keys: groups l LINE(4) e COME(5) a PLACE(6) w HARD(8) f PROPS(9) b BONUS(10), "
+               "u NUMBER then a group key, n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, "
+               "d ODDS, y MYBETS, r REPEAT, x CLEAR, space ROLL, q CASHOUT, h HELP")
+CABINET_KEYS = ("1/5/0/2 bill $1/$5/$10/$20, m coin, "
+                "k key, D door, L logic door, S cash box door, t tilt, P paper out, "
+                "F printer fault, M motor failure")
+SIDE_KEYS = ("1 5 0 2 bills", "m coin  k key", "D L S doors", "t tilt M motor",
+             "P paper F fault")
+
+
 def help_text():
-    return ("keys: groups l LINE(4) e COME(5) a PLACE(6) w HARD(8) f PROPS(9) b BONUS(10), "
-            "u NUMBER then a group key, n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, "
-            "d ODDS, y MYBETS, r REPEAT, x CLEAR, space ROLL, q CASHOUT, h HELP, "
-            "1/5/0/2 bill $1/$5/$10/$20, m coin, "
-            "k key, D door, L logic door, S cash box door, t tilt, P paper out, "
-            "F printer fault, M motor failure")
+    return PLAYER_KEYS + ", " + CABINET_KEYS
 
 
 def draw_display(disp):
