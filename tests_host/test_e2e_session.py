@@ -557,7 +557,7 @@ def test_result_screen_draws_big_total_and_net():
     g = d.ctl.game
     assert d.until(lambda: g.rolls == 1)
     d.run(100)
-    assert d.on_screen("ROLL 11") and d.on_screen("WINNER +$5")
+    assert d.on_screen("ROLL 11") and d.on_screen("WINNER +5.00")
     fb = b.display
     # the total "11" in 3x: 24 pixel rows lit between y 8 and 32 at the left
     rows = [y for y in range(64) if any(fb.get(x, y) for x in range(32, 80))]

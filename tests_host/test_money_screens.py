@@ -195,5 +195,40 @@ def test_pair_keeps_amounts_whole():
     assert S.dollars("1150.00") == "$1150" and S.dollars("-5.00") == "-$5"
     assert S.dollars("+0.50") == "+0.50"
     assert S.big("CR", "999.99") == "CR\x02999.99"
-    assert S.big("CR", "1150.00") == "CR\x02$1150"
-    assert S.big("CR", "1150.50") == "CR       1150.50"
+    assert S.big("CR", "1150.00") == "CR\x021150.00"
+    assert S.big("CR", "1150.50") == "CR\x021150.50"   # issue 22: it fell back to 1x
+
+
+def test_large_digits_to_99999_99():
+    """Issue 22: credits, a win and the countdown in large (2x) digits for
+    every amount to $99,999.99 (credits of $1,000 or more with cents fell
+    back to 1x; the countdown was always 1x), each whole within the 128
+    pixels (check())."""
+    b, d = cabinet()
+    ctl = d.ctl
+    table = ctl.store.ledger.table
+    led = ctl.store.ledger
+    now = b.clock.ticks_ms()
+    g = ctl.game
+    saved = (table.credits, g.remaining_ms, led.last_game)
+    n = 0
+    try:
+        for a in amounts(_full()):
+            m = fmt(a)
+            table.credits = a
+            for ms in (-1, 5000, 45000):
+                g.remaining_ms = ms
+                lines = S.betting_screen(ctl, now)
+                check(lines, m, "betting credits")
+                assert "\x02" + m in lines[0] or "\x02" + _no_cents(m) in lines[0], lines[0]
+                if ms > 0:  # the seconds, 2x, right of the credits
+                    assert lines[0].endswith("\x02%d" % g.countdown_s()), lines[0]
+            g.remaining_ms = -1
+            led.last_game = [(W.PASS, 0, 100, WIN, a, 0, 0, 1)]
+            lines = S.result_screen(ctl, now)
+            check(lines, "+" + m, "result net")
+            assert "\x02+" + m in lines[2] or "\x02" + _no_cents("+" + m) in lines[2], lines
+            n += 1
+    finally:
+        table.credits, g.remaining_ms, led.last_game = saved
+    assert n >= 140

@@ -1,10 +1,14 @@
 """Pictures of the player station: the firmware's own frame buffer -> PNG.
 
-    tools/screens [OUT_DIR]        (default docs/screens; docs/CABINET.md shows them)
+    tools/screens [OUT_DIR]        (default docs/screens; README.md and
+                                   docs/CABINET.md show them)
 
 Drives the real controller on the mock board (fake clock, CPython) to each
-main screen and writes what the 128x64 display holds, scaled 4x, in the
-colours of a white-on-black OLED. Pure Python PNG writer (zlib).
+main screen and writes what the 128x64 display holds in the colours of a
+white-on-black OLED: NAME-1x.png pixel for pixel (the panel's own scale:
+what a player's eye gets), NAME.png scaled 4x with the gaps between pixels
+(to read). tests_host/test_screens_current.py checks the committed ones are
+what the firmware draws. Pure Python PNG writer (zlib).
 """
 import os
 import struct
@@ -34,19 +38,19 @@ def png(path, width, height, rgb_rows):
         f.write(chunk(b"IEND", b""))
 
 
-def snapshot(display, path):
+def snapshot(display, path, scale=SCALE):
     w, h = display.width, display.height
     rows = []
     for y in range(h):
-        for sy in range(SCALE):
+        for sy in range(scale):
             row = bytearray()
             for x in range(w):
                 c = ON if display.get(x, y) else OFF
-                for sx in range(SCALE):
-                    edge = sx == SCALE - 1 or sy == SCALE - 1
+                for sx in range(scale):
+                    edge = scale > 1 and (sx == scale - 1 or sy == scale - 1)
                     row += bytes(GRID if edge and c is OFF else c)
             rows.append(bytes(row))
-    png(path, w * SCALE, h * SCALE, rows)
+    png(path, w * scale, h * scale, rows)
 
 
 def main(argv):
@@ -61,8 +65,8 @@ def main(argv):
 
     def shot(name):
         ctl.tick_display(b.clock.ticks_ms(), True)
-        path = os.path.join(out, name + ".png")
-        snapshot(b.display, path)
+        snapshot(b.display, os.path.join(out, name + ".png"))
+        snapshot(b.display, os.path.join(out, name + "-1x.png"), 1)
         shots.append((name, d.screen_text()))
 
     d.bill(100)
@@ -121,7 +125,7 @@ def main(argv):
         for name, text in shots:
             f.write("%s\n%s\n\n" % (name, text))
     for name, _ in shots:
-        print(os.path.join(out, name + ".png"))
+        print(os.path.join(out, name + ".png"), os.path.join(out, name + "-1x.png"))
     return 0
 
 

@@ -12,6 +12,8 @@ from firmware.cabinet import player as PL
 from firmware.cabinet.screens import W16, fit, center, msg_lines, bet_row
 
 MYBETS_ROWS = const(5)
+_DICE_ROWS = const(2)   # the statistics' rolls drawn as dice: 2 rows of 3
+_DICE_COLS = const(3)
 _cache: list = [None, None]   # [rolls, figures]: the statistics, computed once per roll
 
 
@@ -138,19 +140,27 @@ def mybets_screen(ctl, now_ms):
 
 
 def stats_screen(ctl):
-    """The board commercial cabinets show: last 20 rolls with their dice,
-    the point, rolls this shooter, hot and cold totals of the last 100
-    (hot_cold)."""
+    """The board commercial cabinets show: the last rolls, each as its dice
+    (10x10) and its total, then older totals, the point, rolls this shooter,
+    hot and cold totals of the last 100 (hot_cold)."""
     table = ctl.store.ledger.table
     rolls, counts, shooter, _ = _stats(ctl)
-    lines = [fit("LAST 20", "PT %s" % (table.point or "OFF"))]
+    lines = [fit("ROLLS", "POINT %s" % (table.point or "OFF"))]
     if not rolls:
         lines[1:] = ["", center("NO ROLLS YET"), "", ""]
-    for r in range(4 if rolls else 0):
-        row = "\x04"  # render: the digits after it are drawn as dice
-        for d1, d2 in rolls[r * 5:r * 5 + 5]:
-            row += "%d%d " % (d1, d2)
-        lines.append(row.rstrip())
+    for r in range(_DICE_ROWS if rolls else 0):
+        row = ""
+        for d1, d2 in rolls[r * _DICE_COLS:r * _DICE_COLS + _DICE_COLS]:
+            # render: "\x04" the two dice, "\x01" the total beside them at 1x
+            row += "\x04%d%d\x01%2d" % (d1, d2, d1 + d2)
+        lines.append(row)
+    older = "THEN"
+    for d1, d2 in rolls[_DICE_ROWS * _DICE_COLS:]:
+        s = " %d" % (d1 + d2)
+        if len(older) + len(s) > W16:
+            break
+        older += s
+    lines.append(older if len(rolls) > _DICE_ROWS * _DICE_COLS else "")
     lines.append(fit("SHOOTER ROLLS", "%d" % shooter))
     hot, cold = hot_cold(counts)
     # three two-digit totals fill the line: no room for a count beside them

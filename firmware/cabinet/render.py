@@ -1,10 +1,11 @@
 """Screen lines -> the 128x64 frame buffer.
 
 A line is text in framebuf's 8x8 font; the characters "\x02" / "\x03" switch
-the rest of the line to a 2x / 3x scaled font (16 / 24 pixels: credits, the
-roll total and wins read from the stool), "\x01" switches back, "\x04" draws
-the digits 1-6 that follow as small dice faces (a space is a narrow gap). A line is as
-tall as its biggest part; smaller parts sit on its baseline. Dice are drawn
+the rest of the line to 2x / 3x large digits (firmware/cabinet/bigfont.py,
+14 / 21 pixels tall: credits, the countdown, the roll total and wins read
+from the stool), "\x01" switches back, "\x04" draws the digits 1-6 that
+follow as 10x10 dice (a space is a narrow gap). A line is as tall as its
+biggest part; smaller parts sit on its baseline. Dice are drawn
 with rects: small at the top right, or large beside the result's total.
 """
 from micropython import const
@@ -12,10 +13,12 @@ try:
     import framebuf
 except ImportError:  # CPython: the pixel-exact stand-in
     from hal.mock import fbuf as framebuf
+from firmware.cabinet import bigfont as BF
 
 # The marks "\x01" (1x) "\x02" (2x) "\x03" (3x) "\x04" (dice) are written as
 # literals where screens are built: a named constant would cost a qstr.
 DIE = const(19)
+_FACE = const(10)    # a die of a dice line ("\x04"): 2x2 pips a pixel apart
 _BIG_DIE = const(22)
 # pip positions (column, row) on a 3x3 grid, per face
 _PIPS = (
@@ -43,26 +46,32 @@ _CELL = framebuf.FrameBuffer(_CELL_BITS, 8, 8, framebuf.MONO_VLSB)
 
 
 def big_text(display, s, x, y, k, c=1):
-    """`s` in the 8x8 font scaled k times, top left at (x, y)."""
+    """`s` scaled k times, top left at (x, y): digits and money signs in the
+    5x7 large-digit face (firmware/cabinet/bigfont.py), anything else in
+    the 8x8 font."""
     buf, cell = _CELL_BITS, _CELL
     for j in range(len(s)):
-        cell.fill(0)
-        cell.text(s[j:j + 1], 0, 0, 1)
-        for col in range(8):
-            bits = buf[col]
+        ch = s[j:j + 1]
+        face, cols = BF.columns(ch)
+        if face is None:
+            cell.fill(0)
+            cell.text(ch, 0, 0, 1)
+            face = buf
+        for col in range(cols):
+            bits = face[col]
             row = 0
             while bits:
                 if bits & 1:
                     display.fill_rect(x + col * k, y + row * k, k, k, c)
                 bits >>= 1
                 row += 1
-        x += 8 * k
+        x += (cols + 1) * k
 
 
 def draw_line(display, line, y, c):
     """One line (scale marks inside) with its baseline at y + its height
     (8 times the biggest scale in it; dice faces are 7 pixels: 1x)."""
-    h = 24 if "\x03" in line else (16 if "\x02" in line else 8)
+    h = 24 if "\x03" in line else (16 if "\x02" in line else (_FACE + 1 if "\x04" in line else 8))
     x = 0
     k = 1
     start = 0
@@ -80,16 +89,17 @@ def draw_line(display, line, y, c):
                 x += 8 * len(part) + _GAP
             elif k == 4:
                 for f in part.encode():  # ints: nothing interned
-                    if 49 <= f <= 54:  # '1'..'6': a 7x7 face, pips one pixel
-                        display.rect(x, y + h - 8, 7, 7, c)
+                    if 49 <= f <= 54:  # '1'..'6': a lit face, dark pips of 2x2
+                        top = y + h - _FACE - 1
+                        display.fill_rect(x, top, _FACE, _FACE, c)
                         for cx, cy in _PIPS[f - 48]:
-                            display.pixel(x + 1 + 2 * cx, y + h - 7 + 2 * cy, c)
-                        x += 8
+                            display.fill_rect(x + 1 + 3 * cx, top + 1 + 3 * cy, 2, 2, 1 - c)
+                        x += _FACE + 1
                     else:
                         x += 4
             else:
                 big_text(display, part, x, y + h - 8 * k, k, c)
-                x += 8 * k * len(part) + _GAP
+                x += BF.width(part, k) + _GAP
         if end < n:
             k = "\x01\x02\x03\x04".find(line[end:end + 1]) + 1
         start = end + 1

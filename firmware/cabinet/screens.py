@@ -11,9 +11,11 @@ from firmware.rules.table import WIN, LOSE
 from firmware.cabinet import game as G
 from firmware.cabinet.paytext import label, pays, names, money, signed, W16
 from firmware.cabinet import player as PL
+from firmware.cabinet import bigfont as BF
 
 _RES = const(("", "WIN", "LOSE", "PUSH", "BACK"))
-_BIG_PX = const(125)         # render: 128 pixels less the 3 between 1x and 2x parts
+_WIDTH = const(128)
+_GAP = const(3)              # render: pixels between parts of different sizes
 
 
 def fit(label, value="", width=W16):
@@ -60,17 +62,37 @@ def pair(label, value, rlabel, rvalue, keep=False):
     return fit(dollars(value), rvalue)
 
 
+def _px(label, v):
+    """Pixels of a 1x label then v in 2x digits (render.draw_line)."""
+    return (8 * len(label) + _GAP if label else 0) + BF.width(v, 2)
+
+
 def big(label, m, alt=None):
     """label (1x) then the amount m in 2x digits when all of it fits the
     display's width, or as '$N' when that fits, or with the shorter label
     `alt`; else both at 1x (labelled, the amount whole) rather than a digit
     off the screen."""
-    for lb in (label, alt or label):
-        room = (_BIG_PX - 8 * len(lb)) // 16
+    for lb in (label,) if alt is None else (label, alt):
         for v in (m, dollars(m)):
-            if len(v) <= room:
+            if _px(lb, v) <= _WIDTH:
                 return lb + "\x02" + v
     return fit(label, m)
+
+
+def credit_line(m, count):
+    """CR and the credits m in 2x digits; while the bet timer runs, its
+    seconds `count` in 2x digits at the right edge, labelled T. Short of room
+    the credits' cents go when they are none, then the T, then the CR."""
+    if not count:
+        return big("CR", m)
+    for lb in ("CR", ""):
+        for t in ("T", ""):
+            for v in (m, dollars(m)):
+                # a 1x part (spaces, then the T) between the 2x parts
+                room = _WIDTH - _px(lb, v) - _GAP - 8 * len(t) - _GAP - BF.width(count, 2)
+                if room >= 0:
+                    return lb + "\x02" + v + "\x01" + " " * (room // 8) + t + "\x02" + count
+    return big("CR", m)  # no room for the seconds: the credits whole come first
 
 
 def center(s, width=W16):
@@ -163,7 +185,7 @@ def net_words(settled, net):
     if net > 0:
         return "WINNER", "WIN"
     if net < 0:
-        return "LOST", None
+        return "LOST", ""  # short of room the minus says it
     for s in settled:
         if s[3] in (WIN, LOSE):
             return "NET", None
@@ -276,17 +298,17 @@ def betting_screen(ctl, now_ms):
     kind, number = p.sel
     bet = table.find(kind, number)
     cd = game.countdown_s()
-    tl = "T"
+    count = ""
     if led.suspended():
-        tl, timer = "", led.suspended()[:6]
+        timer = led.suspended()[:6]
     elif cd >= 0:
-        timer = "%d" % cd
+        timer, count = "", "%d" % cd
     elif table.bets:
         timer = "--"
     else:
-        tl, timer = "", "NO BET"
-    lines = [big("CR", money(table.credits)),   # 2x digits (render)
-             pair("BET", money(table.on_table()), tl, timer),
+        timer = "NO BET"
+    lines = [credit_line(money(table.credits), count),   # 2x digits (render)
+             pair("BET", money(table.on_table()), "", timer),
              label(kind, number)[:W16]]
     pay = pays(table.p, kind, number)
     if bet is not None:
