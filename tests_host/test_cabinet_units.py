@@ -137,6 +137,31 @@ def test_help_pages_fit_and_follow_profile():
     assert "32:1" in casino             # its own two/twelve pay
 
 
+def test_help_starts_with_the_selected_wager_and_the_keys():
+    """Issue 22: help was pay tables only, its footer naming a key the
+    station does not have ("HELP=x"). Its first page is the selected
+    wager's pay and limits, the second the keys; the footer names HELP."""
+    from firmware.cabinet import helptext as HT
+    for name in P.NAMES:
+        prof = P.get(name)
+        t = Table(prof)
+        n = len(PT.help_pages(prof)) + 1
+        assert PT.help_pages(prof)[0][0].startswith("KEYS")
+        for k in prof["offered"]:
+            for num in W.NUMBERS.get(k) or PL.numbers(k, t):
+                page = HT.wager_page(prof, k, num, n)
+                assert len(page) == 8 and all(len(l) <= 16 for l in page), page
+                assert page[0] == PT.label(k, num) and page[6].endswith(" 1/%d" % n), page
+                assert page[1].endswith(PT.pays(prof, k, num))
+                lo, hi, _ = prof["limits"][k]
+                assert page[2].startswith("MIN $%d" % (lo // 100)), page
+                assert ("MAX $%d" % (hi // 100) in page[2]) if hi else \
+                    page[3].startswith("MAX ") and ("X LINE BET" in page[3] or "TABLE" in page[3])
+        for page in [HT.wager_page(prof, W.PASS, 0, n)] + PT.help_pages(prof):
+            assert page[-1] == "NEXT HELP=CLOSE"
+    assert HT.wager_page(P.get("table"), W.HORN, 0, 9)[3] == "IN STEPS OF $4"
+
+
 def test_screen_helpers():
     assert S.fit("CR 5", "BET 1") == "CR 5       BET 1"
     assert len(S.fit("x" * 30, "y" * 5)) == 16

@@ -1,8 +1,15 @@
-"""The help pages: every offered wager's pay, from the profile in use."""
+"""The help pages, from the profile in use: first the selected wager (its
+pay, its limits, the keys that stake it), then the keys, then every offered
+wager's pay. The footer names the real keys."""
 from firmware import fmt
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
-from firmware.cabinet.paytext import ratio, pays
+from firmware.cabinet.paytext import ratio, pays, label
+
+FOOTER = "NEXT HELP=CLOSE"
+# the keys page: what each key of the station does, a line each
+KEYS = ("LINE..BONUS:AREA", "NUMBER,KEY: BOX", "NEXT/PREV: WAGER", "+ BET  - TAKE 1",
+        "CHIP: STAKE SIZE", "MYBETS: ALL BETS")
 
 
 def _nums(ns):
@@ -107,17 +114,44 @@ def _num_ratio(kind, n):
 HELP_ROWS = 6
 
 
+def _dollars(cents):
+    return "$%d" % (cents // 100) if cents % 100 == 0 else "$" + fmt(cents)
+
+
+def wager_page(profile, kind, number, pages):
+    """The help's first page: the selected wager, what it pays, its limits
+    (an odds bet's maximum is its multiple of the line bet), the keys that
+    stake it. `pages`: the help's page count, for the title."""
+    lo, hi, step = profile["limits"][kind]
+    least = "MIN " + _dollars(lo)
+    mult = profile.get("odds_mult")
+    if hi:
+        limits = [_fit(least, "MAX " + _dollars(hi)),
+                  "IN STEPS OF " + _dollars(step) if step > 100 else ""]
+    elif mult and number in mult:
+        limits = [least, "MAX %dX LINE BET" % mult[number]]
+    else:
+        limits = [least, "MAX: TABLE MAX"]
+    lines = [label(kind, number), _fit("PAYS", pays(profile, kind, number))] + limits + \
+        ["+ BETS A STAKE", "- TAKES ONE OFF", _fit("", "1/%d" % pages)]
+    if kind not in profile["offered"]:
+        lines[2:4] = ["NOT OFFERED", "IN THIS GAME"]
+    return lines + [FOOTER]
+
+
 def help_pages(profile):
-    """Help pages: each a list of 8 lines (title, 6 entries, footer)."""
+    """The help's pages after the selected wager's: the keys, then the
+    pays; each a list of 8 lines (title, 6 entries, footer)."""
     entries = help_entries(profile)
     n = (len(entries) + HELP_ROWS - 1) // HELP_ROWS
-    pages = []
+    total = n + 2
+    pages = [[_fit("KEYS", "2/%d" % total)] + list(KEYS) + [FOOTER]]
     for i in range(n):
-        page = [_fit("PAYS " + profile.get("title", "")[:6], "%d/%d" % (i + 1, n))]
+        page = [_fit("PAYS " + profile.get("title", "")[:6], "%d/%d" % (i + 3, total))]
         chunk = entries[i * HELP_ROWS:(i + 1) * HELP_ROWS]
         page.extend(chunk)
         while len(page) < 7:
             page.append("")
-        page.append("NEXT/PREV HELP=x")
+        page.append(FOOTER)
         pages.append(page)
     return pages

@@ -8,7 +8,8 @@ line/come bet; ONOFF toggles working; REPEAT puts back the last period's new
 bets that are not on the table; CLEAR takes this period's bets back; ROLL
 ends the timer; CASHOUT.
 
-Pages over the betting screen: HELP (pay tables), MYBETS (every bet on the
+Pages over the betting screen: HELP (the selected wager's pay and limits,
+the keys, the pay tables), MYBETS (every bet on the
 layout; NEXT/PREV move the cursor, BET_DOWN takes that bet down, ONOFF calls
 it ON/OFF, BET_UP adds a chip; MYBETS again shows the roll statistics, once
 more closes). NEXT/PREV turn pages; any other key closes the page and acts.
@@ -251,7 +252,8 @@ class Player:
             return pages().on_key(self, code, ctl, table)
         if code == B.NEXT or code == B.PREV:
             d = 1 if code == B.NEXT else -1
-            self.page_i = (self.page_i + d) % len(self.help_pages(table.p))
+            # the selected wager's page, then help_pages()
+            self.page_i = (self.page_i + d) % (len(self.help_pages(table.p)) + 1)
             return True, ""
         if code == B.HELP:
             self.page = BETTING

@@ -220,7 +220,11 @@ def build(ctl, now_ms):
     p = ctl.player
     if p.page == PL.HELP:
         pages = p.help_pages(table.p)
-        return pages[p.page_i % len(pages)], None, -1
+        i = p.page_i % (len(pages) + 1)
+        if i:
+            return pages[i - 1], None, -1
+        from firmware.cabinet.helptext import wager_page  # loaded with help_pages
+        return wager_page(table.p, p.sel[0], p.sel[1], len(pages) + 1), None, -1
     if p.page != PL.BETTING:
         return PL.pages().screen(ctl, now_ms)
     if table.credits == 0 and not table.bets and not ctl.message(now_ms):
