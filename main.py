@@ -9,7 +9,9 @@ options come from environment variables (tools/sim sets them):
   SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
   SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog),
   SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator),
-  SIM_SIZE (small: fits 80x24, the default; large: 132x48, hal/mock/termview.py).
+  SIM_SIZE (small: fits 80x24, the default; large: 132x48, hal/mock/termview.py),
+  SIM_SOUND (auto, the default: a WAV player when found, else the terminal
+  bell; wav; bell; off: the sound line only; hal/mock/sound.py).
 """
 import sys
 
@@ -135,12 +137,26 @@ def interactive_main():
         note = "--profile %s not applied: %s" % (
             _env("SIM_PROFILE"), ctl.profile_refused.replace("\n", ": "))
     out = sys.stdout
+    from hal.buzzer import NAMES
+    from hal.mock.sound import Speaker
+    mode = _env("SIM_SOUND", "auto")
+    if mode not in ("auto", "wav", "bell", "off"):
+        print("sim: --sound %s: one of auto wav bell off" % mode)
+        sys.exit(2)
+    speaker = Speaker(mode)
+    bz = board.buzzer
+    heard = [bz.cues, "-"]  # cues played so far, the sound line
 
     def draw(disp):
+        bell = ""
+        if bz.cues != heard[0]:
+            heard[0] = bz.cues
+            heard[1] = NAMES[bz.last]
+            bell = speaker.play(bz.last)
         # from the top left, each line cleared to its end: no flicker, no
         # line of the last frame left over
-        lines = frame(ctl, board, size, "-", note)
-        out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
+        lines = frame(ctl, board, size, heard[1], note)
+        out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J" + bell)
 
     out.write("\x1b[2J")
     board.display.on_show = draw

@@ -37,9 +37,12 @@ display
     to_text(mode='braille'|'blocks'|'ascii') -> str and `frames` (counted
     when the last part is sent).
 buzzer
-    play(tune, now_ms) -> None: starts a tune ((freq_hz, ms), ...) on the win
-        buzzer (PWM); tick(now_ms) advances it (main loop); playing: bool.
-        hal/lamps.py. Mock: every frequency set goes to board.tones.
+    cue(sound, now_ms) -> None: plays one of the station's sounds
+        (hal.buzzer.LAST_CALL, NO_MORE_BETS, WIN, SEVEN_OUT: patterns as
+        data); play(tune, now_ms) -> None: any tune ((freq_hz, ms), ...);
+        tick(now_ms) advances it (main loop); playing: bool; last, cues: the
+        sound cued last, how many were. hal/buzzer.py. Mock: every frequency
+        set goes to board.tones.
 lamps
     set(mask) -> None with hal.lamps.RED | AMBER | GREEN | WHITE; state: int.
 door, audit_key, tilt

@@ -222,9 +222,9 @@ class HardwareBoard:
 
 
 def wire_buzzer(machine, pin):
-    """The win buzzer (hal/lamps.py) on a PWM pin: a piezo through an NPN
-    transistor, silent (duty 0) until a tune plays."""
-    from hal.lamps import Buzzer
+    """The buzzer (hal/buzzer.py) on a PWM pin: a piezo through an NPN
+    transistor, silent (duty 0) until a sound plays."""
+    from hal.buzzer import Buzzer
     pwm = machine.PWM(machine.Pin(pin), freq=2000, duty_u16=0)
 
     def set_tone(freq):

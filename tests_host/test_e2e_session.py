@@ -203,12 +203,14 @@ def test_buttons_select_odds_onoff_repeat_clear():
     d.press("CLEAR")
     assert not led.table.bets
     d.press("PREV")
-    d.press("HELP")
-    assert d.on_screen("PAYS Table")           # (the betting screen shows PAYS n:n too)
+    d.press("HELP")                            # the selected wager first
+    assert d.on_screen("HELP=CLOSE") and d.on_screen(" 1/")
     d.press("NEXT")
-    assert d.on_screen("2/")
+    assert d.on_screen("KEYS") and d.on_screen("2/")
+    d.press("NEXT")
+    assert d.on_screen("PAYS Table")           # (the betting screen shows PAYS n:n too)
     d.press("HELP")
-    assert not d.on_screen("PAYS Table")
+    assert not d.on_screen("PAYS Table") and not d.on_screen("HELP=CLOSE")
     # pass line, then roll until a point, then odds
     d.press("LINE")
     assert d.ctl.player.sel == (W.PASS, 0)
@@ -529,21 +531,34 @@ def test_audit_money_pulse_test_is_never_credited():
     check(d)
 
 
-def test_win_plays_the_buzzer_tune_and_a_loss_does_not():
-    from hal.lamps import WIN_TUNE
-    b, d = make(seed=5)
+def test_sounds_last_call_no_more_bets_win_seven_out():
+    """Issue 22: the buzzer played only on a net win. Last call when the
+    countdown reaches 5 s, no more bets when the bets close, a win, a seven
+    out; each its pattern (hal/buzzer.py) on the PWM pin."""
+    from hal import buzzer as BZ
+    b, d = make(seed=5, timer=15)
+    bz = b.buzzer
     d.bill(20)
     d.press("CHIP")
     d.press("BET_UP")                   # pass 5
+    g = d.ctl.game
+    assert d.until(lambda: g.countdown_s() == 6)
+    assert bz.cues == 0
+    assert d.until(lambda: g.countdown_s() == 5, 1500) and bz.last == BZ.LAST_CALL
     b.dome.forced.append((3, 4))        # a 7 on the come-out: pass wins
-    assert d.roll()
-    assert b.tones == [f for f, ms in WIN_TUNE] + [0]
-    del b.tones[:]
-    d.press("BET_UP")
-    b.dome.forced.append((1, 1))        # craps: pass loses
-    assert d.roll()
+    assert d.wait_result()
+    assert bz.last == BZ.WIN and bz.cues == 3
+    d.run(1000)
+    assert b.tones[-5:] == [f for f, ms in BZ.PATTERNS[BZ.WIN]] + [0]
+    b.dome.forced.append((2, 2))        # point 4
+    assert d.roll() and bz.last == BZ.NO_MORE_BETS
+    b.dome.forced.append((1, 1))        # no decision for the pass line: silence
+    cues = bz.cues
+    assert d.roll() and bz.cues == cues + 1 and bz.last == BZ.NO_MORE_BETS
+    b.dome.forced.append((3, 4))        # seven out
+    assert d.roll() and bz.last == BZ.SEVEN_OUT
     d.run(2000)
-    assert b.tones == []
+    assert b.tones[-4:] == [f for f, ms in BZ.PATTERNS[BZ.SEVEN_OUT]] + [0]
     check(d)
 
 

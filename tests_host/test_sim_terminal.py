@@ -65,7 +65,8 @@ def _frames(stdout):
 def test_the_simulator_in_an_80x24_terminal(tmp_path):
     """The real tools/sim with keys from a pipe: a $20 bill, a $1 bet, a roll."""
     flash = os.path.join(str(tmp_path), "f.bin")
-    p = subprocess.Popen([os.path.join(ROOT, "tools", "sim"), "--flash", flash, "--seed", "3"],
+    p = subprocess.Popen([os.path.join(ROOT, "tools", "sim"), "--flash", flash, "--seed", "3",
+                          "--sound", "bell"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          cwd=str(tmp_path))
     try:
@@ -77,13 +78,29 @@ def test_the_simulator_in_an_80x24_terminal(tmp_path):
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
     text = out.decode("utf-8")
-    frames = _frames(text)
+    bells = text.count("\x07")     # the sounds, as the terminal bell
+    frames = _frames(text.replace("\x07", ""))
     assert len(frames) > 3, (text[-800:], err[-800:])
     for f in frames:
         assert len(f) <= 24 and all(len(l) <= 80 and _plain_text(l) for l in f), f
         assert f[0].endswith(" CREDITS") and re.search(r" \$\d+\.\d\d$", f[1]), f[:2]
     assert any(f[1].endswith(" $20.00") for f in frames)
     assert any(f[3].endswith(" $1.00") for f in frames)     # the bet, in dollars
+    # the sounds: named under the picture, and rung (space closed the bets)
+    assert any(f[16] == "sound: NO MORE BETS" for f in frames)
+    assert bells >= 1
+
+
+def test_sounds_as_wav_and_bell():
+    import io
+    import wave
+    from hal import buzzer as BZ
+    from hal.mock.sound import Speaker, wav
+    for sound in range(1, len(BZ.PATTERNS)):
+        w = wave.open(io.BytesIO(wav(BZ.PATTERNS[sound])))
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 1, 8000)
+        assert w.getnframes() == sum(8 * ms for f, ms in BZ.PATTERNS[sound])
+    assert Speaker("bell").play(BZ.WIN) == "\x07" and Speaker("off").play(BZ.WIN) == ""
 
 
 def test_headless_status_line_in_dollars(tmp_path):

@@ -22,6 +22,7 @@ from micropython import const
 from hal.ticks import ticks_diff, ticks_add
 from hal import buttons as B
 from hal import lamps as LP
+from hal import buzzer as BZ
 from hal import prstatus as PR
 from firmware.rules import reasons as R
 from firmware.store import events as E
@@ -259,6 +260,9 @@ class Controller:
             self.player.close_pages()
             self._msg = ""
         bz = getattr(b, "buzzer", None)
+        if self.game.cue:
+            self._sound(self.game.cue, now_ms)
+            self.game.cue = 0
         if bz is not None and bz.playing:
             bz.tick(now_ms)
         if self.game.rolls != self._rolls_seen:
@@ -424,12 +428,19 @@ class Controller:
         """A CASHOUT pressed during the roll, kept until the result was seen."""
         return B.CASHOUT in self._deferred
 
+    def _sound(self, sound, now_ms):
+        bz = getattr(self.board, "buzzer", None)
+        if bz is not None:
+            bz.cue(sound, now_ms)
+
     def _on_result(self):
         led = self.store.ledger
-        bz = getattr(self.board, "buzzer", None)
-        if bz is not None and screens.net_of(led.last_game) > 0:  # a win plays a tune
-            bz.play(LP.WIN_TUNE, self.clock.ticks_ms())
         d1, d2 = self.game.last_faces or (0, 0)
+        last = led.recall.roll(0)
+        if screens.net_of(led.last_game) > 0:
+            self._sound(BZ.WIN, self.clock.ticks_ms())
+        elif last and last[2] and d1 + d2 == 7:  # a point was on: the shooter's last roll
+            self._sound(BZ.SEVEN_OUT, self.clock.ticks_ms())
         self.history.insert(0, d1 + d2)
         if len(self.history) > HISTORY:
             self.history.pop()

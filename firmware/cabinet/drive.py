@@ -16,6 +16,9 @@ Script language (headless simulator), one command a line, '#' comments:
   motor               toggle a shaker motor failure
   cocked P | stuck P | flicker P   dome irregularity rates (per mille)
   dice A B            the next roll comes up A and B (mock dome)
+  heard NAME          fail (exit 1) unless the buzzer played NAME (LAST CALL, NO
+                      MORE BETS, WIN, SEVEN OUT) after the sound the last
+                      `heard` matched
   expect TEXT         fail (exit 1) unless TEXT is on the screen
   absent TEXT         fail (exit 1) if TEXT is on the screen
   screen              print the screen now
@@ -50,6 +53,8 @@ class Driver:
         self.t = 0            # ms driven
         self._shown = None
         self.failures = 0
+        self.heard = []       # the sounds cued, by name (hal.buzzer.NAMES)
+        self._cues = getattr(board.buzzer, "cues", 0)
         if draw:
             self.ctl.tick_display(board.clock.ticks_ms(), True)
 
@@ -57,6 +62,13 @@ class Driver:
         self.board.clock.advance(ms)
         self.t += ms
         self.ctl.step(self.board.clock.ticks_ms(), self.draw)
+        bz = self.board.buzzer
+        if bz.cues != self._cues:
+            from hal.buzzer import NAMES
+            self._cues = bz.cues
+            self.heard.append(NAMES[bz.last])
+            if self.out is not None:
+                self.out("sound: " + NAMES[bz.last])
         if self.out is not None and self.ctl.lines is not None \
                 and self.ctl.lines is not self._shown:
             self._shown = self.ctl.lines
@@ -172,6 +184,15 @@ class Driver:
                     echo("EXPECT FAILED: %r %s screen" % (
                         text, "not on" if cmd == "expect" else "on"))
                     echo(self.screen_text())
+        elif cmd == "heard":
+            name = line.split(None, 1)[1] if len(words) > 1 else ""
+            if name in self.heard:
+                del self.heard[:self.heard.index(name) + 1]
+            else:
+                self.failures += 1
+                if echo is not None:
+                    echo("EXPECT FAILED: sound %r not heard (since: %s)" % (
+                        name, ", ".join(self.heard) or "none"))
         elif cmd == "screen":
             if echo is not None:
                 echo(self.screen_text())

@@ -31,6 +31,7 @@ seen for less than it was meant to be.
 from micropython import const
 from hal.ticks import ticks_diff, ticks_add
 from hal.dice_decode import Settler
+from hal import buzzer as BZ
 from firmware.rules import reasons as R
 from firmware.store import events as E
 from firmware.store import ledger as L
@@ -51,6 +52,7 @@ _RESULT_MIN_MS = const(3000)  # nothing hides a result before this
 RESULT_ROWS = const(2)       # rows per result page (the credits, then each
 RESULT_PAGE_MS = const(2000)  # settled bet), 2 s a page: screens.result_screen
 _PRESS_HOLD_MS = const(3000)  # a press this recent holds the bet timer
+_LAST_CALL_S = const(5)      # the countdown's last seconds: the last-call sound
 
 
 def result_pages(settled):
@@ -84,6 +86,7 @@ class Game:
         self.changed = True         # screen must be redrawn
         self.repeat = []            # bets placed in the last period, for REPEAT
         self.rolls = 0              # results committed since start (bench)
+        self.cue = 0                # a sound for the controller to play (hal.buzzer)
         self._rng = (now_ms * 2654435761 + 12345) & 0xFFFFFFFF or 1
         self.resume(now_ms)
 
@@ -211,6 +214,8 @@ class Game:
             self.remaining_ms = 0
         if self.countdown_s() != before:
             self.changed = True
+            if self.countdown_s() == _LAST_CALL_S:
+                self.cue = BZ.LAST_CALL
         if self.remaining_ms == 0 or self.roll_request:
             self.roll_request = False
             self._close(now_ms, now_s)
@@ -233,6 +238,7 @@ class Game:
             self.say("BETS RETURNED\nunder total min", now_ms)
         else:
             self.say("NO MORE BETS", now_ms, 1500)
+        self.cue = BZ.NO_MORE_BETS
         self._start_shake(now_ms)
 
     def _start_shake(self, now_ms):

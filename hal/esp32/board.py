@@ -29,7 +29,7 @@ class Pins:
     INHIBIT = const(27)
     MOTION = const(26)
     SHAKER = const(25)
-    BUZZER = const(2)  # win buzzer (strapping pin: held low at reset by the driver's pull-down)
+    BUZZER = const(2)  # the buzzer (strapping pin: held low at reset by the driver's pull-down)
     SR_SCK = const(18)  # SPI2 <- 74HC165 chain
     SR_MISO = const(19)
     SR_MOSI = const(23)  # not connected

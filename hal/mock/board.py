@@ -12,7 +12,8 @@ from hal.prstatus import OK, PAPER_LOW
 from hal.pulses import Money
 from hal.shaker import Shaker
 from hal.mock.xorshift import Rng as _Xorshift
-from hal.lamps import Buzzer, Lamps
+from hal.buzzer import Buzzer
+from hal.lamps import Lamps
 from hal.dice_decode import Dice
 from hal.mock.clock import FakeClock
 from hal.mock.display import MockDisplay

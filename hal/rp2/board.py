@@ -25,7 +25,7 @@ class Pins:
     INHIBIT = const(12)
     MOTION = const(14)
     SHAKER = const(15)  # PWM7 B
-    BUZZER = const(13)  # PWM6 B, win buzzer
+    BUZZER = const(13)  # PWM6 B, the buzzer
     SR_MISO = const(16)  # SPI0 RX <- 74HC165 QH
     SR_LOAD = const(17)  # 74HC165 SH/LD
     SR_SCK = const(18)
