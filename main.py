@@ -144,18 +144,20 @@ def interactive_main():
         print("sim: --sound %s: one of auto wav bell off" % mode)
         sys.exit(2)
     speaker = Speaker(mode)
-    bz = board.buzzer
-    heard = [bz.cues, "-"]  # cues played so far, the sound line
+    heard = [None, 0, "-"]  # the buzzer, its cues played so far, the sound line
 
     def draw(disp):
         bell = ""
-        if bz.cues != heard[0]:
-            heard[0] = bz.cues
-            heard[1] = NAMES[bz.last]
+        bz = board.buzzer
+        if bz is not heard[0]:  # a new board after a restart
+            heard[0], heard[1] = bz, bz.cues
+        if bz.cues != heard[1]:
+            heard[1] = bz.cues
+            heard[2] = NAMES[bz.last]
             bell = speaker.play(bz.last)
         # from the top left, each line cleared to its end: no flicker, no
         # line of the last frame left over
-        lines = frame(ctl, board, size, heard[1], note)
+        lines = frame(ctl, board, size, heard[2], note)
         out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J" + bell)
 
     out.write("\x1b[2J")
