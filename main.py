@@ -9,7 +9,7 @@ options come from environment variables (tools/sim sets them):
   SIM_SAS (unix:PATH or tcp:HOST:PORT: the SAS port, see tools/sas_bridge.py),
   SIM_MONEY_LOG (file: every pulse delivered and ticket printed, hal.mock.moneylog.MoneyLog),
   SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator),
-  SIM_SIZE (small: fits 80x24, the default; large: 132x48, hal/mock/termview.py),
+  SIM_SIZE (small: fits 80x24, the default; large: 132x52, hal/mock/termview.py),
   SIM_SOUND (auto, the default: a WAV player when found, else the terminal
   bell; wav; bell; off: the sound line only; hal/mock/sound.py).
 """

@@ -1,5 +1,5 @@
 """tools/sim in a terminal (issue 22): the whole picture fits 80x24 (--size
-small, the default) or 132x48 (--size large) with the credits always in
+small, the default) or 132x52 (--size large) with the credits always in
 view, money in dollars, and nothing but text and the cursor's escape
 sequences reaches the terminal (the display's scale marks were written raw).
 CPython only (subprocesses)."""
@@ -85,7 +85,11 @@ def test_the_simulator_in_an_80x24_terminal(tmp_path):
         assert len(f) <= 24 and all(len(l) <= 80 and _plain_text(l) for l in f), f
         assert f[0].endswith(" CREDITS") and re.search(r" \$\d+\.\d\d$", f[1]), f[:2]
     assert any(f[1].endswith(" $20.00") for f in frames)
-    assert any(f[3].endswith(" $1.00") for f in frames)     # the bet, in dollars
+    # the bet, in dollars, and the credits less it
+    bets = [f for f in frames if re.search(r" \$[1-9]\d*\.\d\d$", f[3])]
+    assert bets, frames[-1]
+    bet = float(bets[-1][3].rsplit("$", 1)[1])
+    assert abs(float(bets[-1][1].rsplit("$", 1)[1]) + bet - 20) < 0.001, bets[-1][:4]
     # the sounds: named under the picture, and rung (space closed the bets)
     assert any(f[16] == "sound: NO MORE BETS" for f in frames)
     assert bells >= 1
@@ -111,4 +115,7 @@ def test_headless_status_line_in_dollars(tmp_path):
                         os.path.join(str(tmp_path), "f.bin")], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stdout[-800:]
-    assert "credits=$19.00 bet=$1.00" in r.stdout.splitlines()[-1], r.stdout[-300:]
+    m = re.search(r"credits=\$(\d+)\.(\d\d) bet=\$(\d+)\.(\d\d) ", r.stdout.splitlines()[-1])
+    assert m, r.stdout[-300:]
+    credits, bet = int(m.group(1) + m.group(2)), int(m.group(3) + m.group(4))
+    assert bet > 0 and credits + bet == 2000, r.stdout[-300:]

@@ -3,7 +3,7 @@ line under it, the credits, bet and point in dollars beside it, the keys
 below, laid out for the terminal's size (`tools/sim --size`):
 
   small  80x24   the picture in braille (2x4 pixels a character, 64x16)
-  large 132x48   the picture in half blocks (1x2 pixels a character, 128x32),
+  large 132x52   the picture in half blocks (1x2 pixels a character, 128x32),
                  the display's text, the newest ticket as the paper shows it
 
 Every line is plain text: the display's scale marks never reach the terminal.
@@ -12,7 +12,7 @@ from firmware import fmt
 from firmware.cabinet.drive import plain
 from firmware.cabinet.game import STATE_NAMES
 
-SIZES = {"small": ("braille", 80, 24), "large": ("blocks", 132, 48)}
+SIZES = {"small": ("braille", 80, 24), "large": ("blocks", 132, 52)}
 _SIDE = 15      # the small layout's column beside the picture
 
 
