@@ -29,6 +29,8 @@ buttons
     held() -> int mask of held buttons (bit = code). Names: hal.buttons.names.
     busy() -> int mask of keys whose change the debouncer has not accepted yet
         (the controller starts no flash erase then: a short press would be missed).
+    sample(now_ms) -> None: one more debouncer sample between polls (the main
+        loop takes one after each task while busy()); the next poll reports it.
 display
     framebuf.FrameBuffer subclass, 128x64 MONO_VLSB (SSD1306), width, height;
     show() -> None sends the frame (about 25 ms over 400 kHz I2C); show(part)

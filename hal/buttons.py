@@ -69,16 +69,24 @@ class Buttons:
     """Debounced bank over `read()` (raw mask, bit set = pressed).
 
     poll(now_ms) -> tuple of codes newly pressed since the last poll (each
-    press is reported once, on the poll that accepts it). `held()` -> mask of
+    press is reported once). `sample(now_ms)` feeds the debouncer between
+    polls; a press it accepts waits for the next poll. `held()` -> mask of
     the buttons currently held (debounced).
     """
 
     def __init__(self, read_mask, ms=DEBOUNCE_MS):
         self._read = read_mask
         self._deb = Debouncer(COUNT, ms)
+        self._accepted = 0  # presses sample() accepted, not yet polled
+
+    def sample(self, now_ms):
+        self._accepted |= self._deb.update(self._read() & ALL_MASK, now_ms)
 
     def poll(self, now_ms):
-        return codes_of(self._deb.update(self._read() & ALL_MASK, now_ms))
+        self.sample(now_ms)
+        accepted = self._accepted
+        self._accepted = 0
+        return codes_of(accepted)
 
     def held(self):
         return self._deb.state

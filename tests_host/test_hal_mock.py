@@ -84,6 +84,26 @@ def test_buttons_press_seen_once_with_codes():
     assert got.count(B.ROLL) == 2
 
 
+def test_buttons_short_press_seen_when_sampled_between_polls():
+    # A 120 ms press whose polls fall 5 ms and 130 ms after it starts: the
+    # debouncer never sees it held for 50 ms at a poll. One sample between
+    # them (the main loop takes one after each task while busy()) keeps it.
+    raw = [0]
+    bank = B.Buttons(lambda: raw[0])
+    raw[0] = 1 << B.BET_UP
+    assert bank.poll(5) == ()
+    assert bank.busy()
+    bank.sample(60)
+    raw[0] = 0
+    assert bank.poll(130) == (B.BET_UP,)
+    assert bank.poll(200) == ()     # reported once
+    unsampled = B.Buttons(lambda: raw[0])
+    raw[0] = 1 << B.BET_UP
+    assert unsampled.poll(5) == ()
+    raw[0] = 0
+    assert unsampled.poll(130) == ()   # what a pass longer than the press loses
+
+
 def test_buttons_raw_bounce_through_board():
     b = board()
     c = b.clock

@@ -24,11 +24,16 @@ async def run(ctl, stop=None):
         return done[0]
 
     serve = ctl.sas.serve if ctl.sas else None
+    buttons = ctl.board.buttons
 
     async def every(ms, fn):
         while not stopped():
             try:
                 fn(tk())
+                if buttons.busy() and not ctl.inputs_dead:
+                    # a press being debounced is sampled after every task, not
+                    # once a pass: a pass can outlast a short press's 50 ms
+                    buttons.sample(tk())
             except Exception as exc:  # never out of the loop: logged, then a clean restart
                 ctl.fault(exc, tk())
             if serve is not None:

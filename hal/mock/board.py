@@ -157,6 +157,9 @@ class MockButtons:
     def busy(self):
         return self._bank.busy()
 
+    def sample(self, now_ms):
+        self._bank.sample(now_ms)
+
 
 class MockSwitch:
     """value() debounced like the hardware; set(level)/toggle() drive it."""
