@@ -99,7 +99,7 @@ def test_messages_fit_two_lines():
 
 def test_text_tables_cover_every_code():
     from firmware.store import events as E
-    assert len(R.CODES) == len(R.MESSAGES) == R.DARK_DOWN + 1
+    assert len(R.CODES) == len(R.MESSAGES) == R.NOT_AVAILABLE + 1
     assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
     assert R.code_name(R.DARK_DOWN) == "dark_down"
     assert len(E.NAMES) == E.COUNT == E.FAULT_RESTART + 1  # the newest code

@@ -121,15 +121,27 @@ def test_come_moves_and_wins():
 
 
 def test_come_first_roll():
-    # a first-roll win pays 10 and the come bet stays in the come box
-    for total, res, credits in ((7, WIN, 1000), (11, WIN, 1000), (2, LOSE, 990),
-                                (3, LOSE, 990), (12, LOSE, 990)):
-        t = mk("table")
-        point(t, 4)
-        put(t, W.COME, 10)
-        roll(t, total)
-        assert got(t, W.COME)[3] == res and cr(t) == credits, total
-        assert (t.find(W.COME, 0) is not None) == (res == WIN)
+    # a first-roll 11 pays 10 and the come bet stays in the come box; the
+    # seven-out pays it and takes it down: a come bet never plays a come-out
+    # roll (000 line 392, 003 4(d), 004 line 72)
+    for name in P.NAMES:
+        for total, res, credits, up in ((7, WIN, 1010, False), (11, WIN, 1000, True),
+                                        (2, LOSE, 990, False), (3, LOSE, 990, False),
+                                        (12, LOSE, 990, False)):
+            t = mk(name)
+            point(t, 4)
+            put(t, W.COME, 10)
+            roll(t, total)
+            assert got(t, W.COME)[3] == res and cr(t) == credits, (name, total)
+            assert (t.find(W.COME, 0) is not None) == up, (name, total)
+    # one that won on the 11 and stayed up comes down at the seven-out too
+    t = mk("table")
+    point(t, 4)
+    put(t, W.COME, 10)
+    roll(t, 11)
+    roll(t, 7)
+    assert got(t, W.COME) == D(W.COME, 0, 10, WIN, 20, 0, 0) and t.bets == []
+    assert cr(t) == 1020 and t.point == 0
 
 
 def test_come_on_the_pass_point_and_seven_out():
@@ -199,7 +211,7 @@ def test_pass_odds_limits_and_pay():
             before = t.encode()
             assert t.place(W.PASS_ODDS, 100 * (cap + 1)) == R.ODDS_LIMIT, (name, n)
             assert t.encode() == before
-            assert t.max_add(W.PASS_ODDS, n) == 100 * cap
+            assert t.stake(W.PASS_ODDS, n)[3] == 100 * cap
             put(t, W.PASS_ODDS, cap)
             assert t.find(W.PASS_ODDS, n)[2] / 100 == cap
             roll(t, n)
@@ -502,6 +514,58 @@ def test_lay_vig_up_front_000():
     assert cr(t) == 937.5
     roll(t, 6)
     assert got(t, W.LAY)[3] == LOSE and cr(t) == 937.5
+
+
+def test_one_vig_per_decision_000():
+    # 000 line 49: vig collected when a buy/lay is placed. A win that stays
+    # up is placed again at the result: its vig, taken from the win, comes
+    # back if the player takes the bet down before the next roll, so a buy
+    # taken down after each win pays one vig per decision (issue 19, 4).
+    t = mk("table")
+    point(t, 5)
+    put(t, W.BUY, 20, 4)                   # $1 up front
+    roll(t, 4)                             # $40 less the next decision's $1
+    assert cr(t) == 1018
+    assert t.remove(W.BUY, 4) == R.OK      # stake and the unused $1
+    assert cr(t) == 1039 and t.last_vig == -100
+    # lay: the same; a reduction returns the vig of the part taken down
+    t = mk("table")
+    point(t, 5)
+    put(t, W.LAY, 40, 4)                   # wins $20: vig $1
+    roll(t, 7)
+    assert cr(t) == 978
+    assert t.remove(W.LAY, 4, 2000) == R.OK and cr(t) == 998.5   # $20 and 50 cents
+    # once the next roll has passed it is a bet that has seen a roll: kept (000)
+    t = mk("table")
+    point(t, 5)
+    put(t, W.BUY, 20, 4)
+    roll(t, 4)
+    roll(t, 9)
+    assert t.remove(W.BUY, 4) == R.OK and cr(t) == 1038
+    # and the vig it holds is the one taken at the win, not more
+    t = mk("table")
+    point(t, 5)
+    put(t, W.BUY, 20, 4)                   # vig $1
+    roll(t, 3)
+    assert t.remove(W.BUY, 4, 1000) == R.OK and cr(t) == 989   # kept: no refund
+    roll(t, 4)                             # $10 wins $20 less 50 cents
+    assert cr(t) == 1008.5
+    assert t.remove(W.BUY, 4) == R.OK and cr(t) == 1019       # $10 and 50 cents
+    # a bet called OFF or ON in between keeps its right to the refund
+    t = mk("table")
+    point(t, 5)
+    put(t, W.BUY, 20, 4)
+    roll(t, 4)
+    assert t.set_working(W.BUY, 4, False) == R.OK
+    assert t.remove(W.BUY, 4) == R.OK and cr(t) == 1039
+    # it survives a snapshot
+    t = mk("table")
+    point(t, 5)
+    put(t, W.BUY, 20, 4)
+    roll(t, 4)
+    u = T.Table(P.get("table"))
+    assert u.load(t.encode())
+    assert u.remove(W.BUY, 4) == R.OK and u.credits / 100 == 1039
 
 
 def test_buy_removal_refund_003_only():

@@ -129,6 +129,46 @@ def test_reducing_a_dont_bet_keeps_its_odds_within_the_cap():
     assert t.bets == [] and cr(t) == 1000
 
 
+def test_reducing_a_dont_bet_with_odds_to_the_table_limit_004():
+    # 004 lines 45, 64: odds up to the table limit, no multiple (cap None);
+    # reducing the line bet used to raise TypeError (issue 19, 1)
+    for kind, odds, n in ((W.DONT_PASS, W.DONT_PASS_ODDS, 0), (W.DONT_COME, W.DONT_COME_ODDS, 5),
+                          (W.PASS, W.PASS_ODDS, 0)):
+        t = mk("house")
+        if n:
+            point(t, 4)
+        put(t, kind, 10)
+        roll(t, n or 4)
+        put(t, odds, 5, n)
+        if kind == W.PASS:
+            refused(t, R.CONTRACT, "remove", kind, n, 5)
+            continue
+        assert t.remove(kind, n, 500) == R.OK
+        assert t.find(kind, n)[2] == 500 and t.find(odds, n or 4)[2] == 500
+        assert t.remove(kind, n) == R.OK and t.bets == [] and cr(t) == 1000
+
+
+def test_taking_down_a_new_come_bet_leaves_other_odds_alone():
+    # a come bet in the come box has no odds; the come bet on the point
+    # number keeps its odds (issue 19, 3). A come bet on the point number
+    # came from one that played a come-out roll (issue 19, 6): a snapshot
+    # may still hold one, so the state is loaded as such a snapshot.
+    for name in P.NAMES:
+        for kind, odds in ((W.COME, W.COME_ODDS), (W.DONT_COME, W.DONT_COME_ODDS)):
+            t = mk(name)
+            point(t, 4)
+            put(t, kind, 10)
+            roll(t, 6)                             # to the 6
+            put(t, odds, 6, 6)
+            state = bytearray(t.encode())
+            state[1] = 6                           # the point: 6
+            assert t.load(bytes(state)) and t.point == 6
+            put(t, kind, 10)                       # a new one in the come box
+            before = t.find(odds, 6)[2]
+            assert t.remove(kind, 0) == R.OK, (name, W.NAMES[kind])
+            assert t.find(odds, 6)[2] == before and t.find(kind, 6) is not None
+
+
 def test_002_take_the_odds_down_first():
     t = mk("etg")
     put(t, W.DONT_PASS, 10)
@@ -199,7 +239,7 @@ def test_odds_increase_within_the_cap():
     put(t, W.PASS_ODDS, 20)
     put(t, W.PASS_ODDS, 20)
     refused(t, R.ODDS_LIMIT, "place", W.PASS_ODDS, 1)
-    assert t.max_add(W.PASS_ODDS, 5) == 0
+    assert t.stake(W.PASS_ODDS, 5)[0] == R.ODDS_LIMIT
     assert t.remove(W.PASS_ODDS, 0, 100 * 15) == R.OK
     assert t.find(W.PASS_ODDS, 5)[2] / 100 == 25
 
@@ -252,6 +292,81 @@ def test_004_one_to_ten_dollars():
     refused(t, R.NOT_OFFERED, "place", W.BUY, 5, 4)
     refused(t, R.NOT_OFFERED, "place", W.LAY, 5, 4)
     refused(t, R.NOT_OFFERED, "place", W.LUCKY_ALL, 5)
+
+
+def _fresh_for(name, kind, number):
+    """A table where `kind` on `number` may be placed now: a point for the
+    come bets, the line bet at its minimum under odds."""
+    t = mk(name, 100000)
+    base = W.ODDS_BASE.get(kind)
+    if kind in (W.COME, W.DONT_COME):
+        point(t, 4)
+    elif base in (W.PASS, W.DONT_PASS):
+        assert t.place(base, t.stake(base)[1]) == R.OK
+        point(t, number)
+    elif base is not None:
+        point(t, 10 if number == 4 else 4)
+        assert t.place(base, t.stake(base)[1]) == R.OK
+        roll(t, number)
+        assert t.find(base, number) is not None
+    return t
+
+
+_AMOUNT_RULES = (R.BELOW_MIN, R.ABOVE_MAX, R.NOT_MULTIPLE, R.ODDS_LIMIT, R.MAX_PAYOFF)
+
+
+def test_every_legal_stake_is_accepted_and_every_other_refused_by_its_rule():
+    # issue 19, 2 (the engine's side): stake() states what a bet may total
+    # now; place() accepts every such amount from its minimum to ten units
+    # up and refuses every other whole-dollar amount with the code of the
+    # rule it breaks
+    for name in P.NAMES:
+        prof = P.get(name)
+        for kind in prof["offered"]:
+            numbers = prof["hops"] if kind == W.HOP and prof["hops"] else \
+                W.NUMBERS.get(kind, (0,))
+            for number in numbers:
+                t = _fresh_for(name, kind, number)
+                code, lo, step, hi = rule = t.stake(kind, number)
+                where = (name, W.NAMES[kind], number, rule)
+                assert code == R.OK and 0 < lo <= hi, where
+                assert lo % step == 0 and hi % step == 0, where
+                state = t.encode()
+                for amount in range(100, min(hi, lo + 10 * step) + step + 1, 100):
+                    assert t.load(state)
+                    code = t.place(kind, amount, number)
+                    legal = lo <= amount <= hi and amount % step == 0
+                    assert (code == R.OK) == legal, where + (amount, R.code_name(code))
+                    if not legal:
+                        assert code in _AMOUNT_RULES, where + (amount, R.code_name(code))
+                        assert t.encode() == state
+                    if amount % step == 0 and amount > hi:
+                        assert code in (R.ABOVE_MAX, R.ODDS_LIMIT, R.MAX_PAYOFF), where
+                    elif amount % step == 0 and amount < lo:
+                        assert code == R.BELOW_MIN, where
+    # the stakes the review found no chip could make: the engine takes them
+    for name, kind, number, rule in (
+            ("casino", W.DONT_PASS_ODDS, 5, (300, 300, 1500)),      # $1 line: 10x wins $10
+            ("casino", W.DONT_PASS_ODDS, 6, (300, 300, 1200)),
+            ("casino", W.DONT_COME_ODDS, 8, (300, 300, 1200)),
+            ("casino", W.DONT_COME_ODDS, 9, (300, 300, 1500)),
+            ("casino", W.DONT_PASS_ODDS, 4, (100, 100, 2000)),      # 1:2 pays whole cents
+            ("table", W.C_E, 0, (200, 200, 50000)), ("table", W.HORN, 0, (400, 400, 50000)),
+            ("house", W.C_E, 0, (200, 100, 1000)), ("house", W.HORN, 0, (400, 100, 1000)),
+            ("etg", W.PASS, 0, (300, 100, 50000)), ("etg", W.HOP, 22, (100, 100, 4100))):
+        t = _fresh_for(name, kind, number)
+        assert t.stake(kind, number) == (R.OK,) + rule, (name, W.NAMES[kind], number)
+        assert t.place(kind, rule[0], number) == R.OK
+    # why nothing can be added now
+    t = mk("casino")
+    assert t.stake(W.HOP, 22)[0] == R.NOT_OFFERED and t.stake(99)[0] == R.NOT_OFFERED
+    assert t.stake(W.PASS_ODDS)[0] == R.POINT_OFF and t.stake(W.PLACE, 7)[0] == R.BAD_NUMBER
+    assert t.stake(W.COME)[0] == R.POINT_OFF
+    put(t, W.DONT_PASS, 1)
+    point(t, 6)
+    put(t, W.DONT_PASS_ODDS, 12)
+    assert t.stake(W.DONT_PASS_ODDS) == (R.ODDS_LIMIT, 300, 300, 1200)
+    assert t.stake(W.PASS_ODDS)[0] == R.NO_BASE
 
 
 def test_002_line_minimum_and_offered():
@@ -318,6 +433,30 @@ def test_002_aggregate_minimum():
     assert t.close_betting() == [] and len(t.bets) == 1
 
 
+def test_002_aggregate_minimum_holds_for_bets_that_stayed_up():
+    # 002 6(g): a lone $3 pass line that won and stayed up may not play the
+    # next come-out alone; a contract bet plays on (issue 19, 7)
+    t = mk("etg")
+    put(t, W.PASS, 3)
+    put(t, W.FIELD, 2)
+    assert t.close_betting() == []
+    roll(t, 7)                                   # pass and field... field loses
+    assert t.find(W.PASS)[2] == 300 and cr(t) == 998
+    out = t.close_betting()
+    assert out == [(W.PASS, 0, 300, T.RETURNED, 300, 0, 0, 0)] and t.bets == []
+    assert cr(t) == 1001
+    # a pass line in contract with a point on stays; its new odds go back
+    t = mk("etg")
+    put(t, W.PASS, 3)
+    put(t, W.FIELD, 2)
+    t.close_betting()
+    roll(t, 6)                                   # field loses, point 6
+    put(t, W.PASS_ODDS, 1)
+    out = t.close_betting()
+    assert out == [(W.PASS_ODDS, 6, 100, T.RETURNED, 100, 0, 0, 0)]
+    assert t.find(W.PASS)[2] == 300 and t.find(W.PASS_ODDS, 6) is None
+
+
 def test_return_fresh_gives_back_this_period_only():
     t = mk("table")
     put(t, W.PASS, 10)
@@ -327,7 +466,7 @@ def test_return_fresh_gives_back_this_period_only():
     put(t, W.PASS, 5)
     out = t.return_fresh()
     assert (W.PASS_ODDS, 6, 2000, T.RETURNED, 2000, 0, 0, 0) in out
-    assert (W.BUY, 4, 2000, T.RETURNED, 2000, 0, 0, 0) in out
+    assert (W.BUY, 4, 2000, T.RETURNED, 2100, 0, 0, 0) in out   # paid: stake and vig
     assert (W.PASS, 0, 500, T.RETURNED, 500, 0, 0, 0) in out
     assert cr(t) == 990 and t.find(W.PASS)[2] / 100 == 10 and len(t.bets) == 1
 
@@ -401,7 +540,7 @@ def test_bad_input_never_raises():
         for d in (0, 7, -1, 6.0):
             refused(t, R.BAD_DICE, "roll", d, 1)
             refused(t, R.BAD_DICE, "roll", 1, d)
-        assert t.max_add(W.FIELD) >= 0
+        assert t.stake(W.FIELD)[0] in (R.OK, R.ABOVE_MAX)
 
 
 def test_bad_amounts_are_refused_with_a_code():
@@ -534,7 +673,8 @@ def point(t, n):
 
 
 def test_dont_bet_taken_down_not_remade_until_the_come_out_003():
-    # 003 5(d), 004 line 60: removed or reduced, not replaced until a new come-out
+    # 003 5(d): removed or reduced, not replaced until a new come-out roll;
+    # 004 line 86: a new don't come from the next roll
     for name in P.NAMES:
         t = mk(name)
         point(t, 6)
@@ -543,9 +683,25 @@ def test_dont_bet_taken_down_not_remade_until_the_come_out_003():
         assert t.remove(W.DONT_COME, 9) == R.OK
         refused(t, R.DARK_DOWN, "place", W.DONT_COME, 10)
         roll(t, 3)
-        refused(t, R.DARK_DOWN, "place", W.DONT_COME, 10)
+        if name == "house":
+            put(t, W.DONT_COME, 10)
+            assert t.remove(W.DONT_COME) == R.OK   # this period's: an undo
+        else:
+            refused(t, R.DARK_DOWN, "place", W.DONT_COME, 10)
         roll(t, 6)                               # point made: the come-out is next
         put(t, W.DONT_PASS, 10)
+    # taken down while no point is on, the next roll is a new come-out: a new
+    # don't bet is made at once (issue 19, 5: it waited for a whole point)
+    for name in P.NAMES:
+        t = mk(name)
+        point(t, 4)
+        put(t, W.DONT_COME, 10)
+        roll(t, 9)
+        roll(t, 4)                               # point made: the 9 stays
+        assert t.point == 0 and t.remove(W.DONT_COME, 9) == R.OK
+        put(t, W.DONT_PASS, 10)
+        roll(t, 5)
+        put(t, W.DONT_COME, 10)
     # taking back chips placed this betting period is an undo, not a removal
     t = mk("casino")
     point(t, 6)

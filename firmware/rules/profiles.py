@@ -121,6 +121,7 @@ PROFILES = {
         "round_up": False, "contract_increase": True, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": False, "on_all": False, "hops": None,
+        "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
     },
     # 002: electronic craps with Lucky Roller bonus bets.
     "etg": {
@@ -139,6 +140,7 @@ PROFILES = {
         "round_up": False, "contract_increase": False, "dont_odds_first": True,
         "no_opposites": True, "max_prop_win": 1250, "agg_min": 5,
         "exact_odds": False, "on_all": False, "hops": _ETG_HOPS,
+        "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
     },
     # 003: casino ruleset with World, place-to-lose and buy-to-lose (lay).
     "casino": {
@@ -156,6 +158,7 @@ PROFILES = {
         "round_up": True, "contract_increase": False, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": True, "on_all": True, "hops": None,
+        "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
     },
     # 004: house ruleset, $1-$10, Sharp Shooter, no buy or lay.
     "house": {
@@ -178,6 +181,7 @@ PROFILES = {
         "round_up": False, "contract_increase": False, "dont_odds_first": False,
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": False, "on_all": False, "hops": None,
+        "dark_one_roll": True,  # 004 line 86: a new don't come from the next roll
     },
 }
 

@@ -35,8 +35,9 @@ CREDIT_LIMIT = const(25)
 BETS_CLOSED = const(26)
 LOCKED = const(27)
 DARK_DOWN = const(28)
+NOT_AVAILABLE = const(29)  # the action raised: refused, nothing changed
 
-_COUNT = const(29)  # codes OK..DARK_DOWN: len(CODES) == len(MESSAGES)
+_COUNT = const(30)  # codes OK..NOT_AVAILABLE: len(CODES) == len(MESSAGES)
 
 
 CODES = (
@@ -45,6 +46,7 @@ CODES = (
     "contract", "no_increase", "no_bet", "odds_first", "opposite", "max_payoff",
     "lucky_closed", "new_shooter", "no_toggle", "agg_min", "bad_dice", "bad_wager",
     "no_credits", "credit_limit", "bets_closed", "locked", "dark_down",
+    "not_available",
 )
 
 MESSAGES = (
@@ -77,6 +79,7 @@ MESSAGES = (
     "Betting is closed",
     "Cabinet locked: see attendant",
     "Not until the next come-out",
+    "Not available",
 )
 
 

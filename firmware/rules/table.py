@@ -29,6 +29,9 @@ _X = const(4)
 _FR = const(5)
 _CALLED_ON = const(1)
 _CALLED_OFF = const(2)
+# a buy/lay that won and stayed up: the vig taken from the win is for its
+# next decision, so until the next roll taking it down returns it (an undo)
+_REPLACED = const(4)
 
 WIN = const(1)
 LOSE = const(2)
@@ -36,6 +39,10 @@ PUSH = const(3)
 RETURNED = const(4)
 RESULTS = ("", "win", "lose", "push", "returned")
 _MOVE = const(5)
+# what Table._give_back returns
+_FRESH = const(0)
+_FREE = const(1)
+_ALL = const(2)
 # placement checks by kind (Table._checks), beyond amount, number, limits
 _ON_POINT = const(1)  # line odds: the point is their number
 _PHASE = const(2)
@@ -85,7 +92,7 @@ class Table:
         self.idle = []            # bets the last roll left alone (no action)
         self._ratio = _EVEN       # pay ratio a settling call leaves for roll()
         self.settled = []
-        self.last_vig = 0         # vig charged (refunded if < 0) by the last place/remove
+        self.last_vig = 0         # vig charged (refunded if < 0) by the last action
         # by kind, built once: the numbers a bet may carry, the total it
         # hears, the checks its placement needs
         self._numbers = _numbers(profile)
@@ -100,6 +107,7 @@ class Table:
         self._one_roll = profile["one_roll"]
         self._comeout_off = frozenset(profile["off_on_comeout"])
         self._toggle = frozenset(profile["toggle"])
+        self._dark_one_roll = profile["dark_one_roll"]
 
     # ---- queries -------------------------------------------------------
     def find(self, kind, number=0):
@@ -132,16 +140,49 @@ class Table:
             return bet[_N] != 0
         return W.FAMILY[kind] in (W.F_LUCKY, W.F_SHARP)
 
-    def max_add(self, kind, number=0):
-        """Largest amount `place` would accept now on top of the current bet
-        (ignoring credits in hand), or 0. Used by the player screens."""
-        lo, hi, mult = self.p["limits"][kind]
+    def stake(self, kind, number=0):
+        """What `place` accepts now for (kind, number), credits aside:
+        (code, least, unit, most). The legal totals of the bet are the
+        multiples of `unit` from `least` to `most` (cents): the table
+        limits, the odds cap of its line bet, the maximum proposition
+        payoff, odds that pay whole cents (003). `code` is why nothing can
+        be added now (R.OK when something can); a wager not offered, or not
+        on that number now, is (its code, 0, 0, 0). The player's stake keys
+        and refusal texts are built on it."""
+        if type(kind) is not int or not 0 <= kind < W.COUNT or self._numbers[kind] is None:
+            return R.NOT_OFFERED, 0, 0, 0
+        checks = self._checks[kind]
+        if checks & _ON_POINT:
+            number = number or self.point
+            if number != self.point or not number:
+                return (R.BAD_NUMBER if self.point else R.POINT_OFF), 0, 0, 0
+        if number not in self._numbers[kind]:
+            return R.BAD_NUMBER, 0, 0, 0
         cur = self.find(kind, number)
-        room = (hi or 1 << 30) - (cur[_A] if cur else 0)
-        lim = self._odds_cap(kind, number)
-        if lim is not None:
-            room = min(room, lim - (cur[_A] if cur else 0))
-        return room if room > 0 else 0
+        code = self._check_phase(kind, number, cur) if checks & _PHASE else R.OK
+        lo, most, unit = self._limits[kind]
+        most = most or MAX_CREDITS
+        why = R.ABOVE_MAX
+        if checks & _ODDS:
+            odd = _odds_step(self.p, kind, number)
+            unit = unit * odd // _gcd(unit, odd)
+            cap = self._odds_cap(kind, number)
+            if cap is not None and cap < most:
+                most, why = cap, R.ODDS_LIMIT
+        if checks & _PROP:
+            for n, d in _pay_ratios(self.p, kind, number):
+                if n <= 0:
+                    continue  # a push (World on 7) wins nothing
+                # the largest stake whose win stays within the payoff
+                top = self._max_prop * d // n if self._round_up else \
+                    ((self._max_prop + 1) * d - 1) // n
+                if top < most:
+                    most, why = top, R.MAX_PAYOFF
+        least = lo + (-lo) % unit
+        most -= most % unit
+        if code == R.OK and most < max(least, (cur[_A] if cur else 0) + unit):
+            code = why
+        return code, least, unit, most
 
     # ---- money in and out ----------------------------------------------
     def credit(self, amount):
@@ -200,10 +241,8 @@ class Table:
         vig = 0
         if checks > _PHASE:
             if checks & _ODDS:
-                if self.p["exact_odds"]:
-                    n, d = _odds_ratio(kind, number)
-                    if total * n % d:
-                        return R.NOT_MULTIPLE
+                if total % _odds_step(self.p, kind, number):
+                    return R.NOT_MULTIPLE
                 cap = self._odds_cap(kind, number)
                 if cap is not None and total > cap:
                     return R.ODDS_LIMIT
@@ -242,16 +281,23 @@ class Table:
             return R.BAD_AMOUNT
         if take > bet[_FR] and self.in_contract(bet):
             return R.CONTRACT
-        odds = self.find(W.BASE_ODDS[kind], number or self.point) if kind in W.BASE_ODDS else None
+        odds = None
+        if kind in W.BASE_ODDS:
+            # line odds ride on the point, come odds on their come bet's
+            # number: a come bet still in the come box has none
+            on = self.point if kind < W.COME else number
+            if on:
+                odds = self.find(W.BASE_ODDS[kind], on)
         if odds is not None:
             if self.p["dont_odds_first"]:
                 return R.ODDS_FIRST
             if take < bet[_A]:
                 cap = self._odds_cap(odds[_K], odds[_N], bet[_A] - take)
-                if odds[_A] > cap:
+                if cap is not None and odds[_A] > cap:
                     return R.ODDS_FIRST
-        if take > bet[_FR] and kind in (W.DONT_PASS, W.DONT_COME) and (number or self.point):
-            # 003 5(d), 004 line 60: not re-made until the next come-out
+        if take > bet[_FR] and kind in (W.DONT_PASS, W.DONT_COME) and self.point:
+            # 003 5(d): not re-made until a new come-out roll (004 line 86:
+            # a new don't come from the next roll)
             self.dark_down = True
         if odds is not None and take == bet[_A]:
             self._take(odds, odds[_A])
@@ -271,37 +317,50 @@ class Table:
         number, bet = self._named(kind, number)
         if bet is None:
             return R.NO_BET
-        bet[_F] = _CALLED_ON if on else _CALLED_OFF
+        bet[_F] = (bet[_F] & _REPLACED) | (_CALLED_ON if on else _CALLED_OFF)
         if on and self.p["on_all"]:
             # 003 5(e): one ON button calls all similar wagers ON
             for b in self.bets:
                 if b[_K] == kind:
-                    b[_F] = _CALLED_ON
+                    b[_F] = (b[_F] & _REPLACED) | _CALLED_ON
         return R.OK
 
     def return_fresh(self, everything=False):
         """Gives back everything placed since the last roll (CLEAR button,
-        a voided roll, a missed aggregate minimum), or every bet.
-        Fills `settled`."""
+        a voided roll), or every bet. Fills `settled`."""
+        return self._give_back(_ALL if everything else _FRESH)
+
+    def _give_back(self, which):
+        """Returns, with the vig they prepaid, the part placed since the
+        last roll (_FRESH), all of every bet that may come down and the
+        fresh part of a contract bet (_FREE), or every bet (_ALL)."""
         out = self.settled
         del out[:]
+        refund = 0
         for bet in list(self.bets):
-            back = bet[_A] if everything else bet[_FR]
+            back = bet[_A]
+            if which == _FRESH or which == _FREE and self.in_contract(bet):
+                back = bet[_FR]
             if back:
-                out.append((bet[_K], bet[_N], back, RETURNED, back, 0, 0, 0))
                 self._take(bet, back, True)
+                # paid: the stake and its vig (last_vig < 0 is a refund)
+                out.append((bet[_K], bet[_N], back, RETURNED, back - self.last_vig, 0, 0, 0))
+                refund += self.last_vig
+        self.last_vig = refund
         return out
 
     def close_betting(self):
-        """Bets close: under the aggregate minimum the new bets go back; if
-        a win could pass the credit meter (bets that stayed up kept winning)
-        every bet goes back."""
+        """Bets close: under the aggregate minimum (002 6(g)) every bet that
+        may come down goes back (a contract bet plays on); if a win could
+        pass the credit meter (bets that stayed up kept winning) every bet
+        goes back."""
         agg = self.p["agg_min"]
         total = self.on_table()
         if self.credits + total * _MAX_PAY > MAX_CREDITS:
             return self.return_fresh(True)
         if agg and 0 < total < agg:
-            return self.return_fresh()
+            return self._give_back(_FREE)
+        self.last_vig = 0
         del self.settled[:]
         return self.settled
 
@@ -326,6 +385,9 @@ class Table:
         j = 0
         for bet in bets:  # kept bets are written back in place: bets[j], j <= i
             k, n, a, f, x, fresh = bet
+            if f & _REPLACED:  # a roll: the vig it prepaid is no longer an undo
+                f &= ~_REPLACED
+                bet[_F] = f
             h = hear[k] or n
             if h > quiet and h != t:
                 # a line, odds, number or hardway bet hears only its number
@@ -368,8 +430,11 @@ class Table:
                 else:
                     # paid: the winnings, plus the stake where the bet comes down
                     up = _UP[family[k]]
-                    if up == 2:  # a come/don't come leaving its number comes down
-                        up = 1 if k < W.PASS_ODDS or n == 0 else 0
+                    if up == 2:
+                        # a come/don't come leaving its number comes down; so
+                        # does one the seven-out decides in the come box: a
+                        # come bet never plays a come-out roll (003 4(d))
+                        up = 1 if k < W.PASS_ODDS or n == 0 and t != 7 else 0
                     vig = diff = 0
                     if res == WIN:
                         rn, rd = ratio
@@ -380,9 +445,12 @@ class Table:
                         if k in _VIGGED and self._vig_kind:
                             # 002 takes it from the win; where it was paid up
                             # front the bet that stays up pays it again for
-                            # its next decision
+                            # its next decision, an undo until the next roll
                             vig = self._vig(k, n, a)
                             paid -= vig
+                            if self._checks[k] & _UPFRONT:
+                                bet[_X] = vig
+                                bet[_F] = f | _REPLACED
                         if not up:
                             paid += a
                     else:  # a push stays up and pays nothing; a bet returned comes down
@@ -418,6 +486,7 @@ class Table:
                 self.point = t
         elif t == p or t == 7:
             self.point = 0
+        if self.point == 0 or self._dark_one_roll:
             self.dark_down = False
         self.new_shooter = p != 0 and t == 7
         self.lucky_open = t == 7
@@ -431,7 +500,8 @@ class Table:
         fresh = min(amount, bet[_FR])
         refund = 0
         if bet[_X] and bet[_K] in _VIGGED:
-            keep = bet[_A] - (amount if undo or self.p["vig_refund"] else fresh)
+            undo = undo or bet[_F] & _REPLACED or self.p["vig_refund"]
+            keep = bet[_A] - (amount if undo else fresh)
             refund = max(0, bet[_X] - self._vig(bet[_K], bet[_N], keep))
             bet[_X] -= refund
         bet[_A] -= amount
@@ -605,6 +675,22 @@ def _hear():
     out[W.BIG6] = 6
     out[W.BIG8] = 8
     return out
+
+
+def _odds_step(profile, kind, number):
+    """Cents an odds bet must be a multiple of so its true-odds pay is whole
+    cents (003, which rounds pays up: 2:3 and 5:6 take multiples of 3 and 6
+    cents, so $3 steps in whole dollars); 1 where pays round down."""
+    if not profile["exact_odds"]:
+        return 1
+    n, d = _odds_ratio(kind, number)
+    return d // _gcd(n, d)
+
+
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
 
 
 def _whole(x):
