@@ -151,3 +151,78 @@ def test_unknown_profile_is_refused():
     r = subprocess.run([os.path.join(ROOT, "tools", "scenario"), "--profile", "vegas"],
                        input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "unknown profile" in r.stdout
+
+
+DONT_REDUCE = ['{"do":"credit","amount":10000}', '{"do":"bet","bet":"dont_pass","amount":1000}',
+               '{"do":"roll","dice":[2,2]}',
+               '{"do":"bet","bet":"dont_pass_odds","amount":500}',
+               '{"do":"remove","bet":"dont_pass","amount":500}']
+
+
+def test_reducing_a_dont_pass_with_odds_in_house():
+    # issue 19, 1: this raised TypeError (004's odds cap is the table limit)
+    # and the runner died, on both ports
+    for port in ((), ("--micropython",)):
+        out = run(DONT_REDUCE, "--profile", "house", *port)
+        assert out[4] == {"ok": True, "credits": 9000}, port
+
+
+def test_vig_is_in_the_reply_of_the_line_that_charged_it():
+    # issue 19, 8: credit and working replies repeated the bet's vig
+    out = run(['{"do":"credit","amount":10000}', '{"do":"roll","dice":[2,3]}',
+               '{"do":"bet","bet":"buy","number":4,"amount":2000}',
+               '{"do":"credit","amount":100}',
+               '{"do":"working","bet":"buy","number":4,"on":false}',
+               '{"do":"remove","bet":"buy","number":4}'])
+    assert out[2] == {"ok": True, "credits": 7900, "vig": 100}
+    assert out[3] == {"ok": True, "credits": 8000}
+    assert out[4] == {"ok": True, "credits": 8000}
+    assert out[5] == {"ok": True, "credits": 10100, "vig": -100}   # this period's: an undo
+
+
+def test_credits_rise_by_what_settled_shows_when_the_guard_returns_a_buy():
+    # issue 19, 8: the 10-digit guard gave a buy back with its vig; the
+    # reply showed the stake only
+    start = 10 ** 10 - 1 - 1000 - 2000 * 301 + 2100
+    out = run(['{"do":"credit","amount":%d}' % start, '{"do":"roll","dice":[2,3]}',
+               '{"do":"bet","bet":"buy","number":4,"amount":2000}',
+               '{"do":"roll","dice":[1,3]}', '{"do":"roll","dice":[6,6]}'])
+    assert out[3]["settled"][0]["paid"] == 3900 and out[3]["settled"][0]["stays_up"]
+    back = out[4]["settled"]
+    assert back == [{"bet": "buy", "number": 4, "amount": 2000, "result": "returned",
+                     "paid": 2100}]
+    assert out[4]["credits"] - out[3]["credits"] == sum(s["paid"] for s in back)
+
+
+def test_an_exception_in_the_engine_is_a_refusal_and_the_runner_goes_on():
+    import sys
+    sys.path.insert(0, ROOT)
+    from firmware.rules.scenario import Scenario, run_lines
+    from firmware.rules.table import Table
+    sc = Scenario("table")
+    assert sc.do({"do": "credit", "amount": 1000})["ok"]
+    assert sc.do({"do": "bet", "bet": "field", "amount": 100})["ok"]
+    before = sc.table.encode()
+    real = Table.place
+
+    def broken(self, kind, amount, number=0):
+        self.credits -= amount      # half done, then a bug
+        raise TypeError("a bug")
+    Table.place = broken
+    try:
+        reply = sc.do({"do": "bet", "bet": "pass", "amount": 500})
+    finally:
+        Table.place = real
+    assert reply == {"ok": False, "error": "not_available", "message": "Not available",
+                     "credits": 900}
+    assert sc.table.encode() == before
+    assert sc.do({"do": "bet", "bet": "pass", "amount": 500}) == {"ok": True, "credits": 400}
+    # run_lines answers every line, the failing one included
+    out = []
+    Table.place = broken
+    try:
+        run_lines([b'{"do":"credit","amount":500}', b'{"do":"bet","bet":"pass","amount":100}',
+                   b'{"do":"cashout"}'], "table", out.append)
+    finally:
+        Table.place = real
+    assert [json.loads(o).get("error") for o in out] == [None, "not_available", None]

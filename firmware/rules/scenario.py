@@ -63,7 +63,17 @@ class Scenario:
         return kind, number, R.OK
 
     def do(self, action):
-        """Applies one action (a dict) and returns the reply dict."""
+        """Applies one action (a dict) and returns the reply dict. An
+        exception in the engine is a refusal that changes nothing: the
+        runner answers it and reads the next line."""
+        before = self.table.encode()
+        try:
+            return self._do(action)
+        except Exception:  # noqa: BLE001 - a lab's line never stops the runner
+            self.table.load(before)
+            return self._refuse(R.NOT_AVAILABLE)
+
+    def _do(self, action):
         t = self.table
         if not isinstance(action, dict):
             return self._refuse("bad_action", "Each line must be a JSON object")
@@ -95,7 +105,9 @@ class Scenario:
         if code != R.OK:
             return self._refuse(code)
         reply = {"ok": True, "credits": t.credits}
-        if t.last_vig:
+        if t.last_vig and what != "credit" and what != "working":
+            # charged (refunded: < 0) by this bet or take-down, not by the
+            # line before
             reply["vig"] = t.last_vig
         return reply
 
