@@ -579,3 +579,72 @@ def test_result_screen_draws_big_total_and_net():
     assert rows and rows[0] <= 12 and rows[-1] >= 50
     tall = [y for y in range(8, 32) if any(fb.get(x, y) for x in range(32, 80))]
     assert len(tall) >= 20             # a 1x line is 7 pixels tall
+
+
+def _meters(led):
+    return [led.meters.v[i] for i in range(len(led.meters.v))]
+
+
+def test_an_exception_in_a_player_action_is_a_refusal():
+    # issue 19: the engine or the player side raising during a press is a
+    # refusal: nothing changes, "Not available", logged and metered, and the
+    # cabinet plays on (no reset, no lock)
+    from firmware.store import meters as M
+    b, d = make(seed=19)
+    sh = Shadow(d.ctl.store)
+    st = d.ctl.store
+    led = st.ledger
+    d.bill(20)
+    d.press("BET_UP")                            # pass line $1
+    table = led.table.encode()
+    meters = _meters(led)
+    events = led.events.total
+    real = Table.place
+    calls = []
+
+    def broken(self, kind, amount, number=0):
+        calls.append(kind)
+        self.credits -= amount                   # half done, then a bug
+        self.bets.append([kind, number, amount, 0, 0, amount])
+        raise TypeError("an engine bug")
+    Table.place = broken
+    try:
+        d.press("PROPS")
+        d.press("BET_UP")                        # field $1: the engine raises
+    finally:
+        Table.place = real
+    assert calls == [W.FIELD]
+    assert d.on_screen("Not available")
+    assert led.table.encode() == table
+    after = _meters(led)
+    i = M.index("action_faults")
+    assert after[i] == meters[i] + 1
+    after[i] = meters[i]
+    assert after == meters
+    assert led.events.total == events + 1
+    assert led.events.get(0)[2:] == (E.ACTION_FAULT, T.BET)
+    assert not st.critical and not led.lock and not b.watchdog.starved()
+    d.press("BET_UP")                            # plays on: the field goes up
+    assert led.table.find(W.FIELD) is not None
+    assert d.roll()
+    check(d, sh)
+
+    # the player side raising (outside the store): the same, arg 0x100 + key
+    from firmware.cabinet import player as PL
+    real_act = PL.Player.act
+
+    def broken_act(self, code, ctl, table, sel):
+        raise MemoryError()
+    PL.Player.act = broken_act
+    before = led.table.encode()
+    try:
+        d.press("BET_UP")
+    finally:
+        PL.Player.act = real_act
+    assert d.on_screen("Not available") and led.table.encode() == before
+    assert led.events.get(0)[2:] == (E.ACTION_FAULT, 0x100 | B.BET_UP)
+    assert led.meters.get("action_faults") == meters[i] + 2
+    assert not st.critical and d.ctl.game.state != G.HALTED
+    d.press("BET_UP")
+    assert led.table.encode() != before
+    check(d, sh)

@@ -415,7 +415,10 @@ class Controller:
         over = code == B.CASHOUT and g.showing_result(now_ms)
         if not over:
             g.end_result()
-        text = self.player.on_button(code, self, now_ms)
+        try:
+            text = self.player.on_button(code, self, now_ms)
+        except Exception:  # noqa: BLE001 - a press is refused, never a crash or a reset
+            text = self._refused(code)
         if text:  # more than two lines: a full-screen report, up longer
             self.say(text, now_ms, MSG_MS if text.count("\n") < 2 else 3 * MSG_MS)
             if over:  # the cashout's answer first, then the result again
@@ -423,6 +426,18 @@ class Controller:
                 g.cover_result(True, now_ms)
         else:
             self._msg = ""
+
+    def _refused(self, code):
+        """A press whose handling raised: what it committed stands (each
+        record is whole), the rest is refused, logged and metered
+        (E.ACTION_FAULT; the store does the same for a record the engine
+        raised on). The pages close so the next press starts afresh."""
+        gc.collect()
+        self.player.close_pages()
+        store = self.store
+        if not store.critical:
+            store.event(self.now_s(), E.ACTION_FAULT, 0x100 | code)
+        return message(R.NOT_AVAILABLE)
 
     def cashout_waiting(self):
         """A CASHOUT pressed during the roll, kept until the result was seen."""

@@ -50,9 +50,12 @@ CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or 
 BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cents)
 FLASH_WORN = const(40)     # arg: physical journal sector whose program did not read back
 FAULT_RESTART = const(41)  # a passing fault restarted the cabinet; arg: FAULT_* kind
+# a player action raised and was refused, nothing changed; arg: its record
+# type (records.py), or 0x100 + the button (hal.buttons) outside the store
+ACTION_FAULT = const(42)
 
 
-COUNT = const(42)  # codes 0..FAULT_RESTART; len(NAMES)
+COUNT = const(43)  # codes 0..ACTION_FAULT; len(NAMES)
 
 # FAULT_RESTART's arg: what kind of exception it was
 FAULT_OTHER = const(0)
@@ -70,6 +73,7 @@ NAMES = (
     "disabled by host", "enabled by host",
     "logic door open", "logic door closed", "cash box open", "cash box closed",
     "clock set", "clock NOT SET", "bill returned", "flash sector worn", "fault restart",
+    "action refused",
 )
 
 

@@ -4,6 +4,7 @@
 a record replayed after a power cut settles exactly as it did the first time.
 Pure: no clocks (times come in records), no I/O.
 """
+import gc
 from micropython import const
 from firmware.rules import reasons as R
 from firmware.rules import profiles
@@ -114,7 +115,24 @@ class Ledger:
         if rec is None:
             return BAD_RECORD
         rtype, time, fields, tail = rec
-        return _APPLY[rtype](self, time, fields, tail)
+        fn = _APPLY[rtype]
+        if rtype in _ACTIONS:
+            return self._action(fn, time, fields, tail)
+        return fn(self, time, fields, tail)
+
+    def _action(self, fn, time, fields, tail):
+        """A player's action. An exception in it (an engine bug, no memory)
+        is a refusal, R.NOT_AVAILABLE, with the table and the meters as
+        they were: no player action may crash or reset the cabinet."""
+        table = self.table.encode()
+        meters = list(self.meters.v)
+        try:
+            return fn(self, time, fields, tail)
+        except Exception:  # noqa: BLE001 - whatever it is, the action is refused
+            meters, self.meters.v = None, meters
+            gc.collect()     # what the action left, before the table is rebuilt
+            self.table.load(table)
+            return R.NOT_AVAILABLE
 
     def _credit(self, time, f, tail):
         source, amount = f
@@ -160,12 +178,20 @@ class Ledger:
         return code
 
     def _returning(self, op):
-        """Runs a table operation that gives credits back; meters the return."""
+        """Runs a table operation that gives bets back; meters the return."""
         before = self.table.credits
         code = op()
         if code == R.OK:
-            self.meters.add("returned", self.table.credits - before)
+            self.meter_back(before)
         return code
+
+    def meter_back(self, before):
+        """Meters bets given back since the credits were `before`: their
+        stakes as returned, the vig they prepaid as vig given back (the
+        table's last_vig, <= 0), so "vig" is the commission kept."""
+        vig = self.table.last_vig
+        self.meters.add("returned", self.table.credits - before + vig)
+        self.meters.add("vig", vig)
 
     def _remove(self, time, f, tail):
         code = self._playable(True)
@@ -357,7 +383,7 @@ class Ledger:
             return R.BETS_CLOSED
         before = self.table.credits
         returned = self.table.return_fresh()
-        self.meters.add("returned", self.table.credits - before)
+        self.meter_back(before)
         self.meters.add("voided")
         self.game_no += 1
         bets = [(k, n, res, a, p) for k, n, a, res, p, v, d, u in returned]
@@ -443,6 +469,8 @@ class Ledger:
             self.host &= ~LOGIC_DOOR
         elif code == E.CASHBOX_CLOSE:
             self.host &= ~CASHBOX_DOOR
+        elif code == E.ACTION_FAULT:
+            m.add("action_faults")
         elif not 0 < code < E.COUNT:
             return BAD_RECORD
         self.events.log(time, code, arg)
@@ -502,6 +530,8 @@ class Ledger:
         return b"".join([bytes(p) for p in self.pieces()])
 
 
+# the player's actions (CLOSE too: the ROLL button closes the bets)
+_ACTIONS = (T.BET, T.REMOVE, T.WORKING, T.CLEAR, T.CLOSE)
 _APPLY = {
     T.CREDIT: Ledger._credit, T.BET: Ledger._bet, T.REMOVE: Ledger._remove,
     T.WORKING: Ledger._working, T.CLEAR: Ledger._clear, T.CLOSE: Ledger._close,

@@ -53,6 +53,7 @@ _LATER = (
     "logic_opens   Logic door opensc"
     "cashbox_opens Cash box opens  c"
     "cashbox       In cash box     m"
+    "action_faults Actions refused c"
 )
 BILLS_BASE = len(_BASE) // ROW
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)

@@ -200,6 +200,9 @@ class Store:
             return self.fail("snapshot", e)
         code = self.ledger.apply(payload)
         if code != R.OK:
+            if code == R.NOT_AVAILABLE:
+                # the action raised and was undone: logged and metered
+                self.event(T.unpack(payload)[1], E.ACTION_FAULT, payload[0])
             return code
         try:
             j.append(payload)
