@@ -130,14 +130,18 @@ def setup(profile, kind, number, amount):
     return t, vig
 
 
-def _value(st, upfront):
-    """What a settlement gives the player: the payment, plus the bet (and
-    the vig it prepaid) where it stays on the layout."""
-    up = st[7] if len(st) > 7 else 0
-    return st[4] + (st[2] + upfront if up else 0)
+def _value(table, st):
+    """What a settlement gives the player: the payment, plus, where the bet
+    stays on the layout, what taking it down right away gives back (the
+    engine's own take-down: the stake and any vig it returns)."""
+    if not st[7]:
+        return st[4]
+    before = table.credits
+    _ok(table.remove(st[0], st[1]), "taking down %s" % W.NAMES[st[0]])
+    return st[4] + table.credits - before
 
 
-def explore(profile, start, kind, upfront=0):
+def explore(profile, start, kind):
     """Every table state reachable until the tracked wager settles.
 
     Returns (states, edges, labels, reps): edges[i] is a list of (count,
@@ -173,7 +177,8 @@ def explore(profile, start, kind, upfront=0):
                 if hit[6]:
                     raise ParError("%s: unit bet leaves a fraction (rounding %d/1320)"
                                    % (W.NAMES[kind], hit[6]))
-                lab = (hit[3], _value(hit, upfront), hit[5], bet[4] if sharp else 0, hit[2])
+                aux = bet[4] if sharp else 0
+                lab = (hit[3], _value(scratch, hit), hit[5], aux, hit[2])
                 j = label_ix.get(lab)
                 if j is None:
                     j = label_ix[lab] = len(labels)
@@ -313,7 +318,7 @@ def analyse(name_or_profile, kind, number):
         amount = _denominators(profile, kind, number) * CENTS
         table, vig = setup(profile, kind, number, amount)
     start = table.encode()
-    states, edges, labels, reps = explore(profile, start, kind, vig)
+    states, edges, labels, reps = explore(profile, start, kind)
     probs = solve(edges, len(labels))[0]
     win = lose = push = returned = Fraction(0)
     paid = Fraction(0)
@@ -355,13 +360,15 @@ def analyse(name_or_profile, kind, number):
     return out
 
 
-def stake_edges(name, kind, number, top=100, base=None):
-    """[(stake, edge)] for every stake a player can bet on this wager in the
-    real profile, from its minimum up to `top` dollars (or its maximum), in
-    steps of its chip multiple; stakes the table refuses are left out.
+def stake_outcomes(name, kind, number, top=100, base=None):
+    """For every stake a player can bet on this wager in the real profile,
+    from its minimum up to `top` dollars (or its maximum), in steps of its
+    chip multiple (stakes the table refuses are left out):
+    (stake, upfront vig, [(probability, (state, d1, d2), settlement, value)]).
 
     Each outcome of the unit-bet solution (base) is replayed from its
-    settling roll with the tracked bet set to the stake."""
+    settling roll with the tracked bet set to the stake; `value` is what
+    the player gets back (_value)."""
     base = base or analyse(name, kind, number)
     real = P.get(name)
     lo, hi, mult = real["limits"][kind]
@@ -369,22 +376,30 @@ def stake_edges(name, kind, number, top=100, base=None):
     if hi:
         last = min(last, hi)
     scratch = T.Table(real)
-    out = []
     for stake in range(lo, last + 1, mult):
         try:
             _t, upfront = setup(real, kind, number, stake)
         except ParError:
             continue
-        back = Fraction(0)
+        out = []
         for (state, d1, d2), p in base["outcomes"]:
             scratch.load(state)
             for b in scratch.bets:
                 if b[0] == kind:
                     b[2] = stake
                     b[4] = upfront if kind in (W.BUY, W.LAY) else b[4]
+            scratch.staked = sum(b[2] for b in scratch.bets)
             _ok(scratch.roll(d1, d2), "roll")
             hit = [st for st in scratch.settled if st[0] == kind][0]
-            back += p * _value(hit, upfront)
+            out.append((p, (state, d1, d2), hit, _value(scratch, hit)))
+        yield stake, upfront, out
+
+
+def stake_edges(name, kind, number, top=100, base=None):
+    """[(stake, edge)] for every stake of stake_outcomes()."""
+    out = []
+    for stake, upfront, outcomes in stake_outcomes(name, kind, number, top, base):
+        back = sum((p * value for p, _roll, _hit, value in outcomes), Fraction(0))
         out.append((stake, (stake + upfront - back) / stake))
     return out
 
