@@ -24,17 +24,8 @@ from firmware.cabinet.drive import Driver
 from firmware.cabinet import screens as S
 from firmware.cabinet import stopped as ST
 from firmware.cabinet import player as PL
-from firmware.cabinet import render
 from firmware import fmt
-
-try:
-    import framebuf
-except ImportError:
-    from hal.mock import fbuf as framebuf
-
-_WIDE = 256
-_ROW = bytearray(_WIDE * 3)
-_FB = framebuf.FrameBuffer(_ROW, _WIDE, 24, framebuf.MONO_VLSB)
+from screen_fit import fits
 
 
 def _full():
@@ -86,27 +77,8 @@ def _has(lines, text):
     return False
 
 
-def _pixels_right(line):
-    """A pixel lit right of x 127 (MONO_VLSB: a byte is 8 rows of one column)."""
-    _FB.fill(0)
-    render.draw_line(_FB, line, 0, 1)
-    for page in range(3):
-        if any(_ROW[page * _WIDE + 128:(page + 1) * _WIDE]):
-            return True
-    return False
-
-
 def check(lines, amount_text, where):
-    assert len(lines) <= 8, (where, lines)
-    rows = 0
-    for line in lines:
-        if "\x02" in line or "\x03" in line:
-            rows += 24 if "\x03" in line else 16
-            assert not _pixels_right(line), (where, line)
-        else:
-            rows += 8
-            assert len(line) <= 16, (where, line)
-    assert rows <= 64, (where, lines)
+    fits(lines, where)
     assert _has(lines, amount_text) or _has(lines, _no_cents(amount_text)), \
         (where, amount_text, lines)
 
