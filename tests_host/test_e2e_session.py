@@ -586,7 +586,7 @@ def _meters(led):
 
 
 def test_an_exception_in_a_player_action_is_a_refusal():
-    # issue 19: the engine or the player side raising during a press is a
+    # issue 19: the engine (or the player side) raising during a press is a
     # refusal: nothing changes, "Not available", logged and metered, and the
     # cabinet plays on (no reset, no lock)
     from firmware.store import meters as M
@@ -629,12 +629,13 @@ def test_an_exception_in_a_player_action_is_a_refusal():
     assert d.roll()
     check(d, sh)
 
-    # the player side raising (outside the store): the same, arg 0x100 + key
+    # a program error in the player side (outside the store): the same, arg
+    # 0x100 + key (no memory there is a restart: test_restart.py)
     from firmware.cabinet import player as PL
     real_act = PL.Player.act
 
     def broken_act(self, code, ctl, table, sel):
-        raise MemoryError()
+        raise KeyError("a player-side bug")
     PL.Player.act = broken_act
     before = led.table.encode()
     try:

@@ -417,7 +417,9 @@ class Controller:
             g.end_result()
         try:
             text = self.player.on_button(code, self, now_ms)
-        except Exception:  # noqa: BLE001 - a press is refused, never a crash or a reset
+        except MemoryError:
+            raise  # a passing fault: the main loop restarts on a fresh heap
+        except Exception:  # noqa: BLE001 - a bug would crash the restarted cabinet again
             text = self._refused(code)
         if text:  # more than two lines: a full-screen report, up longer
             self.say(text, now_ms, MSG_MS if text.count("\n") < 2 else 3 * MSG_MS)
@@ -428,10 +430,11 @@ class Controller:
             self._msg = ""
 
     def _refused(self, code):
-        """A press whose handling raised: what it committed stands (each
-        record is whole), the rest is refused, logged and metered
-        (E.ACTION_FAULT; the store does the same for a record the engine
-        raised on). The pages close so the next press starts afresh."""
+        """A press whose handling raised a program error: what it committed
+        stands (each record is whole), the rest is refused, logged and
+        metered (E.ACTION_FAULT; the store does the same for a record the
+        engine raised on, MemoryError too). The pages close so the next
+        press starts afresh."""
         gc.collect()
         self.player.close_pages()
         store = self.store
