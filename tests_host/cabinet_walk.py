@@ -9,7 +9,8 @@ An action is a name and one integer argument (0..999) that picks its
 details, so the seeded walker and hypothesis share them. After each one:
 no exception escaped, no action was refused for an exception (meter
 action_faults: the controller turns one into a refusal, so it must be
-counted, not hidden), the store is not critical, the ledger's balance
+counted, not hidden), the store is not critical and the cabinet is not
+restarting, the ledger's balance
 check is 0, and the money is accounted for:
   credits + bets on the table
     = money in - money out (meters) + wins - losses (every committed roll's
@@ -69,6 +70,7 @@ class Walk:
         m = led.meters
         t = led.table
         assert not self.store.critical, (where, self.store.reason)
+        assert not self.ctl.restarting() and not self.board.resets, where
         assert m.get("action_faults") == 0, (where, "an action raised")
         assert led.balance_check() == 0, (where, led.balance_check())
         on_table = 0

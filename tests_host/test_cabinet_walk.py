@@ -10,7 +10,7 @@ Two drivers over the same actions: hypothesis's RuleBasedStateMachine
 per run and is printed at the end of pytest's report (and by the port's
 runner); replay one with SEED=N. FULL=1 runs >= 100,000 actions of each:
   FULL=1 .venv/bin/pytest -s tests_host/test_cabinet_walk.py
-  FULL=1 .venv/bin/micropython -X heapsize=1M tests_host/mp_runner.py test_cabinet_walk
+  FULL=1 .venv/bin/micropython -X heapsize=2M tests_host/mp_runner.py test_cabinet_walk
 """
 import os
 import time
@@ -44,14 +44,17 @@ def test_seeded_walk_every_profile():
     steps = FULL_STEPS // len(CW.PROFILES) if FULL else 150
     print(SEED_NOTE)
     t0 = time.time()
-    total = 0
+    total = wagered = games = 0
     for i in range(len(CW.PROFILES)):
         w = CW.walk(CW.PROFILES[i], SEED + i, steps)
         total += w.steps
         led = w.store.ledger
-        # the walk played: money went in, bets were made and rolled
-        assert led.meters.get("total_in") > 0 and led.meters.get("wagered") > 0
-        assert led.meters.get("games") > 0 and w.screens > steps // 4
+        assert led.meters.get("total_in") > 0 and w.screens > steps // 4
+        wagered += led.meters.get("wagered")
+        games += led.meters.get("games")
+    # the sample played: bets were made and rolled (one profile's walk may
+    # cash out early and stay broke: SEED=750731854 casino)
+    assert wagered > 0 and games > 0
     print("seeded walk: %d actions in 4 profiles, %.0f s" % (total, time.time() - t0))
 
 
