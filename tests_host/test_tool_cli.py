@@ -1,6 +1,8 @@
 """The tools as a user calls them: from another folder, with relative paths,
-on the MicroPython port. CPython only (they start the ports themselves)."""
+on the MicroPython port; and no tool or test holds one machine's absolute path.
+CPython only (they start the ports themselves)."""
 import io
+import re
 import os
 import shutil
 import subprocess
@@ -71,3 +73,27 @@ def test_par_stakes_rows_fit_a_terminal_and_keep_every_stake():
                 assert "%.3f" % float(edges[k][1] * 100) == text
                 k += 1
             assert k == len(edges)
+
+
+MACHINE_PATH = re.compile(r"""["'](/work|/root|/home|/tmp)(/|["'])""")
+
+
+def test_no_machine_path_in_code():
+    # every tool and test finds the clone and shared/ by rule (tools/sharedpath.py), never
+    # by one machine's absolute path
+    found = []
+    for base, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "build",
+                                                                           "__pycache__")]
+        for name in files:
+            path = os.path.join(base, name)
+            rel = os.path.relpath(path, ROOT)
+            script = rel.startswith(("tools" + os.sep, ".ci")) and "." not in name
+            if not (name.endswith((".py", ".mjs", ".sh")) or script):
+                continue
+            with open(path, errors="replace") as f:
+                for n, line in enumerate(f, 1):
+                    if MACHINE_PATH.search(line):
+                        found.append("%s:%d: %s" % (rel, n, line.strip()))
+    assert not found, "\n".join(found)
+    assert MACHINE_PATH.search('for base in ("/%s/shared/rp2-emu",)'.replace("%s", "work"))
