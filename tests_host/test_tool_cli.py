@@ -2,11 +2,12 @@
 on the MicroPython port; and no tool or test holds one machine's absolute path.
 CPython only (they start the ports themselves)."""
 import io
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -97,3 +98,31 @@ def test_no_machine_path_in_code():
                         found.append("%s:%d: %s" % (rel, n, line.strip()))
     assert not found, "\n".join(found)
     assert MACHINE_PATH.search('for base in ("/%s/shared/rp2-emu",)'.replace("%s", "work"))
+
+
+def test_meters_times_silence_not_a_long_reply():
+    # a reply that keeps arriving (a slow line, a busy machine's emulator) is read to
+    # its end; a cabinet that goes silent fails after the timeout
+    import meters_main as MM
+
+    class Line(MM.Link):
+        def __init__(self, chunks):
+            MM.Link.__init__(self)
+            self.chunks = list(chunks)
+
+        def send(self, data):
+            pass
+
+        def recv(self):
+            time.sleep(0.05)
+            return self.chunks.pop(0) if self.chunks else b""
+
+    slow = Line([b"OK METERS\n"] + [b"games %d count Games\n" % i for i in range(10)] + [b".\n"])
+    status, lines = slow.exchange("METERS", timeout=0.2)   # 0.6 s in all, never 0.2 s silent
+    assert status == "OK METERS" and len(lines) == 10
+    silent = Line([b"OK METERS\n"])
+    try:
+        silent.exchange("METERS", timeout=0.2)
+        assert False, "a silent cabinet must fail"
+    except MM.ProtocolError as e:
+        assert "nothing received" in str(e)

@@ -46,6 +46,8 @@ class Link:
     def exchange(self, command, timeout=TIMEOUT_S):
         self.send((command + "\n").encode("ascii"))
         lines = []
+        # silence, not the whole reply, is timed: a long reply on a slow line (or a
+        # cabinet in an emulator on a busy machine) keeps arriving past any fixed time
         deadline = time.monotonic() + timeout
         while True:
             nl = self._rx.find(b"\n")
@@ -59,8 +61,12 @@ class Link:
                 lines.append(line)
                 continue
             if time.monotonic() > deadline:
-                raise ProtocolError("%s: no complete reply within %.0f s" % (command, timeout))
-            self._rx += self.recv()
+                raise ProtocolError("%s: nothing received for %.0f s, reply incomplete"
+                                    % (command, timeout))
+            data = self.recv()
+            if data:
+                self._rx += data
+                deadline = time.monotonic() + timeout
         if not lines:
             raise ProtocolError("%s: empty reply" % command)
         return lines[0], lines[1:]
