@@ -176,25 +176,18 @@ def _loop_until(d, stop_when, limit=4000):
 
 
 def _no_import(name, exc):
-    """Makes importing `name` raise `exc` (what no memory for its code does);
-    returns the function that undoes it."""
-    import builtins
-    real = builtins.__import__
+    """Makes importing module `name` raise `exc` (what no memory for its
+    code does); returns the function that undoes it."""
+    from restart_imports import watch
     sys.modules.pop(name, None)
     parent = sys.modules.get(name.rpartition(".")[0])
     if parent is not None and name.rpartition(".")[2] in parent.__dict__:
         del parent.__dict__[name.rpartition(".")[2]]
 
-    def fake(mod, *args):
-        frm = args[2] if len(args) > 2 else None
-        if mod == name or (frm and mod + "." + frm[0] == name):
+    def fail(statement):
+        if name in (statement, statement.replace(" import ", ".")):
             raise exc
-        return real(mod, *args)
-    builtins.__import__ = fake
-
-    def undo():
-        builtins.__import__ = real
-    return undo
+    return watch(fail)
 
 
 def test_no_memory_for_a_page_in_the_main_loop_logs_and_restarts():
