@@ -204,3 +204,15 @@ def test_large_digits_to_99999_99():
     finally:
         table.credits, g.remaining_ms, led.last_game = saved
     assert n >= 140
+
+
+def test_statistics_board_fits_before_the_first_roll_and_after():
+    # the empty board once drew 9 lines: its last (NO ROLL 2 3 4) off the panel
+    from firmware.cabinet import pages
+    b, d = cabinet()
+    lines = pages.stats_screen(d.ctl)
+    fits(lines, "stats before any roll")
+    assert any("NO ROLLS YET" in line for line in lines)
+    assert lines[-1].startswith("NO ROLL ")
+    assert d.roll()
+    fits(pages.stats_screen(d.ctl), "stats after a roll")

@@ -147,7 +147,7 @@ def stats_screen(ctl):
     rolls, counts, shooter, _ = _stats(ctl)
     lines = [fit("ROLLS", "POINT %s" % (table.point or "OFF"))]
     if not rolls:
-        lines[1:] = ["", center("NO ROLLS YET"), "", ""]
+        lines += ["", center("NO ROLLS YET")]   # where the dice rows go
     for r in range(_DICE_ROWS if rolls else 0):
         row = ""
         for d1, d2 in rolls[r * _DICE_COLS:r * _DICE_COLS + _DICE_COLS]:
