@@ -202,7 +202,8 @@ class Store:
         if code != R.OK:
             if code == R.NOT_AVAILABLE:
                 # the action raised and was undone: logged and metered
-                self.event(T.unpack(payload)[1], E.ACTION_FAULT, payload[0])
+                rec = T.unpack(payload)     # whole: the ledger applied it
+                self.event(rec[1] if rec else 0, E.ACTION_FAULT, payload[0])
             return code
         try:
             j.append(payload)
