@@ -28,11 +28,20 @@ def section(text, title):
 
 
 def table_keys(lines):
-    """Every key of the simulator's key table: the odd columns of each row."""
+    """Every key of the simulator's key table (the table whose header starts
+    'key'; other tables, e.g. the screen pictures, are not keys): the odd
+    columns of each row."""
     keys = set()
+    in_keys = False
     for line in lines:
+        if not line.strip().startswith("|"):
+            in_keys = False
+            continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 2 or set(cells[0]) <= set("-") or cells[0] == "key":
+        if cells[0] == "key":
+            in_keys = True
+            continue
+        if not in_keys or len(cells) < 2 or set(cells[0]) <= set("-"):
             continue
         for cell in cells[0::2]:
             keys.update(" " if w == "space" else w for w in cell.split() if w not in NOT_KEYS)
@@ -69,3 +78,5 @@ def test_the_key_table_reader_can_fail():
             "| n / p (arrows) | next | q | cash out |"]
     assert table_keys(rows) == {"l", "e", "1", "5", " ", "n", "p", "q"}
     assert table_keys(rows[:2]) == set()
+    pictures = ["| ![a](a.png) | ![b](b.png) |", "|---|---|", ""]
+    assert table_keys(pictures + rows) == table_keys(rows)
