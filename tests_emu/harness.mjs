@@ -63,6 +63,7 @@ export async function flashWithFiles(files, { uf2 = UF2 } = {}) {
     await pico.putFile(name.startsWith('/') ? name : '/' + name, data);
   }
   if (!glyphs) glyphs = await readFont(pico);
+  if (!faces) faces = await readFaces(pico);
   const img = pico.flashCopy();
   images.set(key, img);
   return img;
@@ -80,6 +81,43 @@ print(b.hex())`);
   const map = new Map();
   for (let c = 0; c < 95; c++) map.set(hex.slice(16 * c, 16 * c + 16), String.fromCharCode(32 + c));
   return map;
+}
+
+let faces = null; // [{ ch, cols: [column bytes] }]: the large-digit face (firmware/cabinet/bigfont.py)
+
+async function readFaces(pico) {
+  const r = await pico.exec(`from firmware.cabinet import bigfont as BF
+for ch in BF.CHARS:
+    f, n = BF.columns(ch)
+    print(bytes(f[:n]).hex())`);
+  if (r.err) throw new Error('faces: ' + r.err);
+  const rows = r.out.trim().split(/\r?\n/);
+  const chars = '0123456789+-$.,: ';
+  if (rows.length !== chars.length) throw new Error('faces: ' + r.out);
+  return rows.map((hex, i) => ({ ch: chars[i], cols: hex.match(/../g).map((b) => parseInt(b, 16)) }))
+    .filter((f) => f.cols.some((b) => b));
+}
+
+/** The large-digit character drawn at scale k >= 2 with its left edge at x on the band's baseline
+ * (render.big_text: a face's columns, bit 0 the top row); { ch, w } or null. */
+function faceAt(px, x, y, h, k) {
+  const top = y + h - 8 * k;
+  for (const f of faces) {
+    const w = f.cols.length * k;
+    if (x + w > 128) continue;
+    let ok = true;
+    for (let yy = y; yy < top && ok; yy++) for (let xx = x; xx < x + w && ok; xx++) if (px(xx, yy)) ok = false;
+    for (let c = 0; c < f.cols.length && ok; c++) {
+      for (let r = 0; r < 8 && ok; r++) {
+        const v = (f.cols[c] >> r) & 1;
+        for (let dy = 0; dy < k && ok; dy++) for (let dx = 0; dx < k && ok; dx++) {
+          if (px(x + c * k + dx, top + r * k + dy) !== v) ok = false;
+        }
+      }
+    }
+    if (ok) return { ch: f.ch, w };
+  }
+  return null;
 }
 
 /**
@@ -133,13 +171,14 @@ function readBand(px0, y, h) {
     let hit = null;
     for (let k = h / 8; k >= 1 && !hit; k--) {
       const ch = glyphAt(px, x, y, h, k);
-      if (ch) hit = { ch, k };
+      if (ch) hit = { ch, w: 8 * k };
+      else if (k >= 2) hit = faceAt(px, x, y, h, k);
     }
     if (hit) {
       flush();
       junk = false;
       text += hit.ch;
-      x += 8 * hit.k;
+      x += hit.w;
       continue;
     }
     const n = col(x);
