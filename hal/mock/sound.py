@@ -49,7 +49,8 @@ class Speaker:
         if mode == "auto":
             mode = "wav" if self.player else "bell"
         self.mode = mode if mode != "wav" or self.player else "bell"
-        self.folder = folder or os.getenv("TMPDIR") or "/tmp"
+        # the WAV files: the temporary folder, else the simulator's own (its flash image's)
+        self.folder = folder or os.getenv("TMPDIR") or "."
 
     def play(self, sound):
         if self.mode == "bell":
