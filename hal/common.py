@@ -97,7 +97,9 @@ def door_switch(pin_class, pin_no, ticks_ms):
 class ConsoleSerial:
     """Technician read-out on the USB console (ESP32: the REPL's UART0 behind
     the USB bridge, since the three UARTs serve the printer, SAS and the
-    console). Ctrl-C is data here, not a KeyboardInterrupt."""
+    console). Ctrl-C stays the REPL's interrupt: tools/deploy and the safe
+    boot rescue stop main.py with it (the read-out's commands are text lines,
+    never 0x03)."""
 
     def __init__(self):
         self._poll = None
@@ -106,8 +108,6 @@ class ConsoleSerial:
     def _open(self):
         import select
         import sys
-        import micropython
-        micropython.kbd_intr(-1)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         poll = select.poll()
