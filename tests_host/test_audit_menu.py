@@ -441,3 +441,27 @@ def test_station_text_setting_shows_on_meters_page():
     d.press(B.ROLL)
     d.enter("Meters")
     assert "DRAPS-01" in d.text()
+
+
+def test_last_bills_shows_all_ten_a_page_at_a_time():
+    # issue 23: "LAST BILLS 10" showed 7 bills and nothing scrolled
+    s, b, m, d = _setup(games=0, credits=0)
+    for i in range(12):
+        s.credit(b.clock.now(), TR.SRC_BILL, (i % 3 + 1) * 100)   # $1 $2 $3 $1 ...
+        b.clock.advance(60000)
+    d.enter("Last bills")
+    pages = [d.text()]
+    d.press(B.NEXT)
+    pages.append(d.text())
+    d.press(B.NEXT)
+    assert d.text() == pages[0]                     # two pages, then round again
+    assert pages[0].split("\n")[0].strip() == "LAST BILLS 10"
+    amounts = []
+    for p in pages:
+        for line in p.split("\n")[1:]:
+            line = line.strip()
+            if len(line) == 16 and line[2] == "-" and line[8] == ":":
+                amounts.append(int(line[-4:]))
+    # the ten newest, newest first: bills 11 down to 2 ($3 $2 $1 ...)
+    assert amounts == [(i % 3 + 1) for i in range(11, 1, -1)], amounts
+    assert "1-6" in pages[0] and "7-10" in pages[1]

@@ -302,18 +302,40 @@ class EventsScreen(Screen):
 
 # ---- bills and the clock -------------------------------------------------------
 class BillsScreen(Screen):
-    """The last 10 bills accepted, newest first (from the event log)."""
+    """The last 10 bills accepted, newest first (from the event log), a
+    page of six at a time: NEXT / PREV turn the page."""
+
+    PAGE = ROWS - 2
+
+    def __init__(self, menu):
+        Screen.__init__(self, menu)
+        self.top = 0
+
+    def button(self, code):
+        if code in (B.NEXT, B.PREV):
+            n = len(RP.last_bills(self.m.store.ledger))
+            pages = max(1, (n + self.PAGE - 1) // self.PAGE)
+            page = (self.top // self.PAGE + (1 if code == B.NEXT else -1)) % pages
+            self.top = page * self.PAGE
+        else:
+            Screen.button(self, code)
 
     def body(self):
         bills = RP.last_bills(self.m.store.ledger)
         out = ["LAST BILLS %d" % len(bills)]
-        for t, amount in bills[:ROWS - 1]:
+        if not bills:
+            return out + ["No bills"]
+        self.top = min(self.top, (len(bills) - 1) // self.PAGE * self.PAGE)
+        shown = bills[self.top:self.top + self.PAGE]
+        for t, amount in shown:
             y, mo, d, hh, mi, ss = T.civil(t)
             # a bill is whole dollars (amounts are cents)
             out.append("%02d-%02d %02d:%02d %4d" % (mo, d, hh, mi, amount // 100))
-        if not bills:
-            out.append("No bills")
-        return out[:ROWS]
+        while len(out) < ROWS - 1:
+            out.append("")
+        out.append("%d-%d NEXT more" % (self.top + 1, self.top + len(shown))
+                   if len(bills) > self.PAGE else "")
+        return out
 
 
 class ClockScreen(Screen):
