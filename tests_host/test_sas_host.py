@@ -32,6 +32,7 @@ ADDR = 1
 # the bench's host-side CRC: bit by bit, independent of firmware/sas
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from bench_sas_host import kermit  # noqa: E402
+from test_sas_floor import cash_out_to_a_handpay  # noqa: E402
 
 
 def with_crc(body):
@@ -194,14 +195,13 @@ def test_session_meters_and_exception_order(line):
     assert got == want, ["%02x" % c for c in got]
     with cab as d:
         m = d.ctl.store.ledger.meters
-        # the ledger counts cents; SAS counts credits of credit_cents ($1 here)
-        cc = d.ctl.store.ledger.config["credit_cents"]
-        credits = d.ctl.store.ledger.table.credits // cc
-        want = [(m.get("wagered") + m.get("vig")) // cc,
-                (m.get("won") + m.get("returned") - m.get("jackpot")) // cc,
-                m.get("total_in") // cc, m.get("jackpot") // cc, m.get("games"),
+        # the ledger counts cents; so does SAS (accounting denomination $0.01)
+        credits = d.ctl.store.ledger.table.credits
+        want = [m.get("wagered") + m.get("vig"),
+                m.get("won") + m.get("returned") - m.get("jackpot"),
+                m.get("total_in"), m.get("jackpot"), m.get("games"),
                 m.get("games_won"), m.get("door_opens"), m.get("power_ups")]
-        cancelled = (m.get("total_out") - m.get("jackpot")) // cc
+        cancelled = m.get("total_out") - m.get("jackpot")
         bills = [m.get("bills_%d" % v) for v in (1, 5, 10, 20, 50, 100)]
         bills_value = m.get("bills_in") // 100
     assert sas_meters(host) == want
@@ -211,7 +211,7 @@ def test_session_meters_and_exception_order(line):
     assert unbcd(bytes(host.meter(0x15))) == want[4]
     b = host.meter(0x1E, 24)
     assert [unbcd(bytes(b[i:i + 4])) for i in range(0, 24, 4)] == bills
-    assert unbcd(bytes(host.meter(0x20))) == bills_value       # $1 credits: dollars
+    assert unbcd(bytes(host.meter(0x20))) == bills_value       # 20 is in dollars
     # SAS's own balance: credits = drop - cancelled + coin out - coin in
     assert credits == want[2] - cancelled + want[1] - want[0]
     # 48: the last bill was a $5 (country 37, denomination code 02, $5 bills accepted)
@@ -233,12 +233,7 @@ def test_handpay_exceptions_and_remote_reset(line):
     cab, host = line
     drain(host)
     with cab as d:
-        st = d.ctl.store
-        assert st.set_config(d.ctl.now_s(), "handpay_limit", "3") == 0
-        d.bill(5)
-        d.press("CASHOUT")
-        d.run(300)
-        assert st.ledger.lock == L.LK_HANDPAY
+        cash_out_to_a_handpay(d)
     assert drain(host) == [0x3C, 0x48, 0x51]          # options changed, $5 bill, handpay
     info = host.meter(0x1B, 20)
     assert unbcd(bytes(info[2:7])) == 500                      # $5 in cents
@@ -379,9 +374,9 @@ def test_selected_meters_2f_and_6f(line):
     d = [int(x, 16) for x in r.data]
     with cab as dv:
         led = dv.ctl.store.ledger
-        cc = led.config["credit_cents"]       # SAS credits of credit_cents
-        want = {0x00: (led.meters.get("wagered") + led.meters.get("vig")) // cc,
-                0x05: led.meters.get("games"), 0x0C: led.table.credits // cc}
+        # SAS credits of $0.01: cents, as the ledger counts
+        want = {0x00: led.meters.get("wagered") + led.meters.get("vig"),
+                0x05: led.meters.get("games"), 0x0C: led.table.credits}
     got = {}
     i = 2                                     # after the game number
     while i < len(d):

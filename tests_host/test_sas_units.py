@@ -207,36 +207,48 @@ def test_every_mapped_event_is_an_event():
 
 
 def test_meter_table_reads_the_named_ledger_meters():
-    # meters.py keeps ledger meters by position (a bytes table since the heap
-    # work of issue 12; it was functions looking them up by name): each SAS
-    # meter is the ledger meters named here, added and subtracted, in SAS
-    # credits ($), as a count (#), in dollars (D)
+    # meters.py keeps ledger meters by position: each SAS meter (Table C-7
+    # code, or ours where C-7 has none) is the ledger meters named here,
+    # added and subtracted; # a count or cents ($0.01 accounting: the
+    # ledger's own unit), D dollars; then its 2F size
     from firmware.sas import meters as M
     from firmware.store.meters import index
     want = {
-        0x00: "$ wagered vig -", 0x01: "$ won returned jackpot", 0x02: "$ jackpot - -",
-        0x03: "$ handpay_cc - -", 0x04: "$ total_out - jackpot", 0x05: "# games - -",
-        0x06: "# games_won - -", 0x07: "# games_lost - -", 0x08: "$ coins_in - -",
-        0x0A: "$ coins_in - -", 0x0B: "$ bills_in - -", 0x16: "$ tickets_out - -",
-        0x23: "$ handpay_cc jackpot -", 0x24: "$ total_in - -", 0x25: "# games_power - -",
-        0x26: "# games_door - -", 0x2C: "$ tickets_out - -", 0x2D: "# door_opens - -",
-        0x2E: "# power_ups - -", 0x2F: "# bills_1 - -", 0x30: "# bills_5 - -",
-        0x31: "# bills_10 - -", 0x32: "# bills_20 - -", 0x33: "# bills_50 - -",
-        0x34: "# bills_100 - -", 0x35: "D bills_in - -",
+        0x00: "# wagered vig - 4", 0x01: "# won returned jackpot 4", 0x02: "# jackpot - - 4",
+        0x03: "# handpay_cc - - 4", 0x04: "# total_out - jackpot 4", 0x05: "# games - - 4",
+        0x06: "# games_won - - 4", 0x07: "# games_lost - - 4", 0x08: "# coins_in - - 4",
+        0x0A: "# coins_in - - 4", 0x0B: "# bills_in - - 4", 0x0D: "# tickets_in - - 5",
+        0x0E: "# tickets_out - - 5", 0x11: "# tickets_in_n - - 4", 0x12: "# tickets - - 4",
+        0x15: "# tickets_in - - 4", 0x16: "# tickets_out - - 4", 0x17: "# aft_in - - 4",
+        0x18: "# aft_out - - 4", 0x1F: "# jackpot - - 4", 0x23: "# handpay_cc jackpot - 4",
+        0x24: "# total_in - - 4", 0x25: "# games_power - - 4", 0x26: "# games_door - - 4",
+        0x28: "# tickets_in - - 4", 0x29: "# tickets_in - - 4", 0x2C: "# tickets_out - - 4",
+        0x2E: "# aft_in - - 4", 0x32: "# aft_out - - 4", 0x35: "# tickets_in_n - - 4",
+        0x38: "# tickets - - 4", 0x3F: "# cashbox - - 4", 0x40: "# bills_1 - - 4",
+        0x41: "# bills_2 - - 4", 0x42: "# bills_5 - - 4", 0x43: "# bills_10 - - 4",
+        0x44: "# bills_20 - - 4", 0x46: "# bills_50 - - 4", 0x47: "# bills_100 - - 4",
+        0x80: "# tickets_in - - 5", 0x81: "# tickets_in_n - - 4", 0x86: "# tickets_out - - 5",
+        0x87: "# tickets - - 4", 0xA0: "# aft_in - - 5", 0xA1: "# aft_in_n - - 4",
+        0xB8: "# aft_out - - 5", 0xB9: "# aft_out_n - - 4",
+        M.DOOR_OPENS: "I door_opens - - 4", M.POWER_UPS: "I power_ups - - 4",
+        M.BILL_DOLLARS: "D bills_in - - 4",
     }
-    how = {"#": 1, "$": 2, "D": 3}
-    t = M._T
-    for code in range(len(t) // 4):
-        row = bytes(t[4 * code:4 * code + 4])
+    how = {"#": 1, "D": 0x83, "I": 0x81}
+    t = M.ROWS
+    seen = set()
+    for r in range(0, len(t), 6):
+        code = t[r]
+        seen.add(code)
+        row = bytes(t[r + 1:r + 6])
         if code in want:
             w = want[code].split()
-            assert row == bytes([how[w[0]]] + [0xFF if n == "-" else index(n) for n in w[1:]]), code
+            assert row == bytes([how[w[0]], int(w[4])] + [0xFF if n == "-" else index(n)
+                                                            for n in w[1:4]]), code
         elif code == 0x0C:
             assert row[0] == 5                           # the player's credits
-        elif code == 0x22:
-            assert row[:3] == b"\x04\x01\x02"            # total won = coin out + jackpot
         else:
-            assert row == b"\x00\x00\x00\x00", code     # no such meter
+            assert code == 0x22 and row[0] == 4 and row[2:4] == b"\x01\x02", code  # out + jp
+    assert seen == set(want) | {0x0C, 0x22}
 
 
 def test_a_poll_is_answered_between_the_parts_of_a_redraw():

@@ -38,8 +38,11 @@ _COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
 # Table C-6 bill denomination codes: the dollar values in code order (00-09,
 # then 10 = $500; their exceptions: BILL_CODES)
 _BILL_DOLLARS = const((1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500))
-# Table C-4 denomination codes: cents per credit in code order (01-0A)
-_DENOM_CENTS = const((1, 5, 10, 25, 50, 100, 500, 1000, 2000, 10000))
+# Table C-4 denomination code of the accounting denomination, $0.01: the
+# meters are in cents (firmware/sas/meters.py)
+_DENOM_CENT = const(0x01)
+# the longest answer: address, command, a length byte, 255 bytes, CRC
+_REPLY = const(260)
 
 # General-poll exception codes (SAS 6.02 Appendix A) and which cabinet event
 # raises which, as data.
@@ -126,7 +129,7 @@ class Sas:
         self.framer = wire.Framer(led.config["sas_address"])
         self._rx = bytearray(_RX)
         self.flags = bytearray(_RX)        # the ninth (wakeup) bit of each byte read
-        self.reply = bytearray(48)         # the answer being built
+        self.reply = bytearray(_REPLY)     # the answer being built
         self._queue = bytearray(_QCAP)     # exception codes, FIFO ring
         self.numbers = array.array("i", [0] * _QCAP)   # their event numbers (0 = volatile)
         self.first = 0                     # the oldest entry
@@ -189,7 +192,7 @@ class Sas:
             if code == E.CASHOUT:
                 self.ticket_unread = True
             if code == E.BILL_IN:
-                c = meters.amount(led, arg) // 100
+                c = arg // 100
                 c = _BILL_DOLLARS.index(c) if c in _BILL_DOLLARS else -1
                 self.push(BILL_CODES[c] if c >= 0 else _BILL_OTHER, number)
                 continue
@@ -368,10 +371,9 @@ class Sas:
         o[k:k + 2] = b"BC"                     # game ID "BC" (BubbleCraps)
         o[k + 2:k + 5] = self.sas_id           # additional ID: the firmware version
         k += 5
-        c = cfg["credit_cents"]
-        o[k] = _DENOM_CENTS.index(c) + 1 if c in _DENOM_CENTS else 0   # 0: not in the table
-        # max_bet is in dollars like every limit; SAS wants credits
-        o[k + 1] = min(255, meters.credits(led, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
+        o[k] = _DENOM_CENT
+        # max_bet is in dollars like every limit; SAS wants credits (cents), FF over 255
+        o[k + 1] = min(255, cfg["max_bet"] * 100) if cfg["max_bet"] else 255
         o[k + 2] = 0                           # progressive group: none
         o[k + 3] = 0
         o[k + 4] = 0                           # game options
@@ -397,7 +399,7 @@ class Sas:
         for i in range(ev.count):       # the newest bill in the event log
             number, t, code, arg = ev.get(i)
             if code == E.BILL_IN:
-                dollars = meters.amount(led, arg) // 100
+                dollars = arg // 100
                 break
         o = self.reply
         if dollars:
@@ -438,8 +440,9 @@ class Sas:
         k = self.head(0x1B)
         amount = led.lock_arg if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT) else 0
         o[k] = 0                                 # progressive group
-        o[k + 1] = 0x40 if amount and led.lock == L.LK_HANDPAY else 0  # level: 40 = cancelled credits
-        k = wire.put_bcd(o, k + 2, meters.amount(led, amount), 5)
+        # level (7.8): 80 cancelled credits, 40 non-progressive top award
+        o[k + 1] = (0x80 if led.lock == L.LK_HANDPAY else 0x40) if amount else 0
+        k = wire.put_bcd(o, k + 2, amount, 5)
         k = wire.put_bcd(o, k, 0, 2)             # partial pay
         o[k] = 0                                 # reset ID: standard handpay
         for i in range(10):
@@ -447,7 +450,10 @@ class Sas:
         return self.tail(k + 11)
 
     def select(self, f, n):
-        """2F (1-byte meter codes, 4 BCD each) and 6F/AF (2-byte codes, sized)."""
+        """2F (1-byte meter codes, each at Table C-7's size) and 6F/AF (2-byte
+        codes, each with its size): every meter asked for that the cabinet
+        keeps, as many as the length byte can count (255); the others are
+        left out."""
         led = self.ctl.store.ledger
         cmd = f[1]
         o = self.reply
@@ -459,16 +465,14 @@ class Sas:
         self.head(cmd)
         o[3] = o[4] = 0
         k = 5
-        i = 5
-        end = n - 2
-        while i + step <= end:
+        for i in range(5, n - 2 - step + 1, step):
             code = f[i] | (f[i + 1] << 8 if wide else 0)
-            i += step
             v = meters.value(led, code)
             if v is None:
                 continue                         # not metered: left out
-            size = 5 if wide else 4
-            if k + step + (1 if wide else 0) + size + 2 > len(o):
+            size = 5 if wide else meters.size(code)
+            end = k + step + (1 if wide else 0) + size
+            if end - 3 > 255:
                 break
             o[k] = code & 0xFF
             k += 1
@@ -503,7 +507,7 @@ class Sas:
         k = wire.put_bcd(o, k + 2, mo * 1000000 + d * 10000 + y, 4)
         k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
         k = wire.put_bcd(o, k, int(number[2:]), 8)
-        k = wire.put_bcd(o, k, meters.amount(led, amount), 5)
+        k = wire.put_bcd(o, k, amount, 5)
         seq = led.val_seq
         o[k] = seq & 0xFF
         o[k + 1] = (seq >> 8) & 0xFF

@@ -1,9 +1,9 @@
-"""Cabinet meters as SAS meters: one table, one unit conversion.
+"""Cabinet meters as SAS meters: one table, one unit.
 
-SAS reports meters in credits of the accounting denomination (SAS 6.02
-section 16) and a few amounts in cents or dollars. `credits()` is the one
-place that turns a ledger amount into SAS credits: when the ledger's unit
-changes, that line changes.
+The cabinet's SAS accounting denomination is $0.01 (Table C-4 code 01): a
+SAS credit is a cent, so every meter the host reads is exact, and tickets,
+cancelled credits and the drop reconcile to the cent (the ledger counts
+cents). Meters SAS keeps "in cents" are the same numbers.
 
 Mapping (the cabinet's balance `credits = total_in - total_out + won +
 returned - wagered - vig` becomes SAS's `credits = drop - cancelled + coin
@@ -11,74 +11,116 @@ out - coin in`, every SAS meter only ever going up):
   coin in   = wagered + vig (the commission is played money)
   coin out  = won + returned - jackpot (stake included; a jackpot handpay is
               paid by the attendant, so it is in jackpot, not coin out)
-  cancelled = total_out - jackpot (tickets + handpaid cancelled credits)
-  drop      = total_in (bills and coins into the cash box)
+  cancelled = total_out - jackpot (tickets out, handpaid cancelled credits,
+              AFT transfers to the host)
+  drop      = total_in (bills, coins, tickets in, AFT transfers in)
 
 The mapping is one table (_ROWS), data rather than code.
 """
 from micropython import const
-from firmware.store.meters import BILL_DENOMS, BILLS_BASE
+from firmware.store.meters import BILL_DENOMS, BILLS_BASE, index
 from firmware.sas.wire import put_bcd
 
-# how a meter is worked out (the first of its 4 bytes in _T)
-_COUNT = const(1)      # ledger meter a + b - c, a count
-_CREDITS = const(2)    # the same, an amount in SAS credits
-_DOLLARS = const(3)    # the same, an amount in whole dollars
-_SUM = const(4)        # meter a + meter b of this table (each converted on its own)
+# how a meter is worked out (the second byte of its row)
+_COUNT = const(1)      # ledger meter a + b - c
+_DOLLARS = const(3)    # the same in whole dollars
+_SUM = const(4)        # meter of code a + meter of code b (rows of this table)
 _PLAYER = const(5)     # the credits on the player's meter (not an audit meter)
+_INTERNAL = const(0x80)  # a row the multi-meter polls use and C-7 has no code for
 
-_LAST_CODE = const(0x2C)    # meters up to here are SAS 6.02 Table C-7 codes
-# ours, after Table C-7's: what the multi-meter polls want and C-7 has no code for
-# (2D door opens, 2E power ups, 2F-34 bills of $1, 5, 10, 20, 50, 100 accepted,
-# 35 dollars of bills accepted)
-_N = const(0x36)
-_NO = const(0xFF)          # no ledger meter in that place
-
-# meter code -> how, then ledger meters a, b, c (positions in
-# firmware/store/meters.py, which never move: a snapshot keeps meters by
-# position; tests_host/test_sas_units.py checks them against the names),
-# 5 bytes a row: code, how, a, b, c. Read by number, not name (by name,
-# every read searches the packed meter table: long poll 1C took ~10 ms on an
-# RP2040 that way; an answer must start within 20 ms).
-_ROWS = const(
-    b"\x00\x02\x07\x0a\xff"  # coin in: credits of wagered + vig
-    b"\x01\x02\x08\x09\x06"  # coin out: won + returned - jackpot
-    b"\x02\x02\x06\xff\xff"  # jackpot
-    b"\x03\x02\x05\xff\xff"  # hand paid cancelled credits: handpay_cc
-    b"\x04\x02\x03\xff\x06"  # cancelled: total_out - jackpot
-    b"\x05\x01\x0d\xff\xff"  # games played: games
-    b"\x06\x01\x0e\xff\xff"  # games won
-    b"\x07\x01\x0f\xff\xff"  # games lost
-    b"\x08\x02\x01\xff\xff"  # credits from coin acceptor: coins_in
-    b"\x0a\x02\x01\xff\xff"  # credits from coins to drop: coins_in
-    b"\x0b\x02\x00\xff\xff"  # credits from bills accepted: bills_in
-    b"\x0c\x05\xff\xff\xff"  # current credits (the player's)
-    b"\x16\x02\x04\xff\xff"  # total ticket out: tickets_out
-    b"\x22\x04\x01\x02\xff"  # total won: meter 01 + meter 02 (coin out + jackpot)
-    b"\x23\x02\x05\x06\xff"  # total hand paid: handpay_cc + jackpot
-    b"\x24\x02\x02\xff\xff"  # drop: total_in
-    b"\x25\x01\x10\xff\xff"  # games since power up: games_power
-    b"\x26\x01\x11\xff\xff"  # games since door close: games_door
-    b"\x2c\x02\x04\xff\xff"  # cashable ticket out: tickets_out
-    b"\x2d\x01\x15\xff\xff"  # ours: door_opens
-    b"\x2e\x01\x16\xff\xff"  # ours: power_ups
-    b"\x2f\x01\x1a\xff\xff"  # ours, 2F-34: bills of $1, 5, 10, 20, 50, 100
-    b"\x30\x01\x1c\xff\xff"  # (bill meters bills_1, bills_5, ...)
-    b"\x31\x01\x1d\xff\xff"
-    b"\x32\x01\x1e\xff\xff"
-    b"\x33\x01\x1f\xff\xff"
-    b"\x34\x01\x20\xff\xff"
-    b"\x35\x03\x00\xff\xff"  # ours: dollars of bills accepted: bills_in
-)
+_NO = const(0xFF)      # no ledger meter in that place
 
 
-_T = bytearray(4 * _N)
-for i in range(0, len(_ROWS), 5):
-    _T[4 * _ROWS[i]:4 * _ROWS[i] + 4] = _ROWS[i + 1:i + 5]
-del i
+def _rows():
+    """meter code, how, size in BCD bytes (Table C-7's minimum for 2F),
+    ledger meters a, b, c, by key: 6 bytes a row. Read by number, not name,
+    when answering (looking each meter up by name made long poll 1C ~10 ms
+    of work on an RP2040; an answer must start within 20 ms)."""
+    spec = (
+        (0x00, _COUNT, 4, "wagered vig"),                 # coin in
+        (0x01, _COUNT, 4, "won returned -jackpot"),       # coin out
+        (0x02, _COUNT, 4, "jackpot"),
+        (0x03, _COUNT, 4, "handpay_cc"),                  # hand paid cancelled credits
+        (0x04, _COUNT, 4, "total_out -jackpot"),          # cancelled credits
+        (0x05, _COUNT, 4, "games"),
+        (0x06, _COUNT, 4, "games_won"),
+        (0x07, _COUNT, 4, "games_lost"),
+        (0x08, _COUNT, 4, "coins_in"),                    # from the coin acceptor
+        (0x0A, _COUNT, 4, "coins_in"),                    # coins to drop
+        (0x0B, _COUNT, 4, "bills_in"),
+        (0x0C, _PLAYER, 4, ""),                           # current credits
+        (0x0D, _COUNT, 5, "tickets_in"),                  # SAS cashable ticket in, cents
+        (0x0E, _COUNT, 5, "tickets_out"),                 # SAS cashable ticket out, cents
+        (0x11, _COUNT, 4, "tickets_in_n"),                # SAS cashable ticket in, count
+        (0x12, _COUNT, 4, "tickets"),                     # SAS cashable ticket out, count
+        (0x15, _COUNT, 4, "tickets_in"),                  # total ticket in
+        (0x16, _COUNT, 4, "tickets_out"),                 # total ticket out
+        (0x17, _COUNT, 4, "aft_in"),                      # electronic transfers in
+        (0x18, _COUNT, 4, "aft_out"),                     # electronic transfers to the host
+        (0x1F, _COUNT, 4, "jackpot"),                     # attendant paid paytable win
+        (0x22, _SUM, 4, (0x01, 0x02)),                    # total won: coin out + jackpot
+        (0x23, _COUNT, 4, "handpay_cc jackpot"),          # total hand paid
+        (0x24, _COUNT, 4, "total_in"),                    # total drop
+        (0x25, _COUNT, 4, "games_power"),
+        (0x26, _COUNT, 4, "games_door"),
+        (0x28, _COUNT, 4, "tickets_in"),                  # cashable ticket in
+        (0x29, _COUNT, 4, "tickets_in"),                  # regular cashable ticket in
+        (0x2C, _COUNT, 4, "tickets_out"),                 # cashable ticket out
+        (0x2E, _COUNT, 4, "aft_in"),                      # electronic cashable in
+        (0x32, _COUNT, 4, "aft_out"),                     # electronic cashable to the host
+        (0x35, _COUNT, 4, "tickets_in_n"),                # regular cashable ticket in, count
+        (0x38, _COUNT, 4, "tickets"),                     # cashable ticket out, count
+        (0x3F, _COUNT, 4, "cashbox"),                     # value of the bills in the stacker
+        (0x40, _COUNT, 4, "bills_1"),                     # bills accepted, by note
+        (0x41, _COUNT, 4, "bills_2"),
+        (0x42, _COUNT, 4, "bills_5"),
+        (0x43, _COUNT, 4, "bills_10"),
+        (0x44, _COUNT, 4, "bills_20"),
+        (0x46, _COUNT, 4, "bills_50"),
+        (0x47, _COUNT, 4, "bills_100"),
+        (0x80, _COUNT, 5, "tickets_in"),                  # regular cashable ticket in, cents
+        (0x81, _COUNT, 4, "tickets_in_n"),
+        (0x86, _COUNT, 5, "tickets_out"),                 # regular cashable ticket out, cents
+        (0x87, _COUNT, 4, "tickets"),
+        (0xA0, _COUNT, 5, "aft_in"),                      # in-house cashable to the machine
+        (0xA1, _COUNT, 4, "aft_in_n"),
+        (0xB8, _COUNT, 5, "aft_out"),                     # in-house cashable to the host
+        (0xB9, _COUNT, 4, "aft_out_n"),
+        # ours: what 1C and 20 report that C-7 has no code for
+        (DOOR_OPENS, _COUNT | _INTERNAL, 4, "door_opens"),
+        (POWER_UPS, _COUNT | _INTERNAL, 4, "power_ups"),
+        (BILL_DOLLARS, _DOLLARS | _INTERNAL, 4, "bills_in"),
+    )
+    out = bytearray(6 * len(spec))
+    at = bytearray(256)
+    for r in range(len(spec)):
+        code, how, size, keys = spec[r]
+        row = out[6 * r:6 * r + 6]
+        row[0], row[1], row[2] = code, how, size
+        row[3] = row[4] = row[5] = _NO
+        if how == _SUM:
+            row[3], row[4] = keys
+        elif keys:
+            k = 3
+            for key in keys.split():
+                neg = key[0] == "-"
+                row[5 if neg else k] = index(key[1:] if neg else key)
+                if not neg:
+                    k += 1
+        out[6 * r:6 * r + 6] = row
+        at[code] = r + 1
+    return bytes(out), at
 
-# the meter polls (SAS 6.02 7.1, 7.2, 10-20): command, number of meters,
-# then for each its code in _T and its size in BCD bytes
+
+# meter codes of ours, where C-7 has nothing (never answered to 2F/6F/AF)
+DOOR_OPENS = const(0xF0)
+POWER_UPS = const(0xF1)
+BILL_DOLLARS = const(0xF2)
+
+ROWS, _AT = _rows()
+
+# the meter polls (SAS 6.02 7.1, 7.2): command, number of meters, then for
+# each its code in ROWS and its size in BCD bytes
 _POLLS = const(
     b"\x10\x01\x04\x04"          # cancelled
     b"\x11\x01\x00\x04"          # coin in
@@ -92,49 +134,47 @@ _POLLS = const(
     b"\x0f\x06\x04\x04\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04"   # cancelled, in, out, drop, jp, games
     b"\x19\x05\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04"           # in, out, drop, jp, games
     b"\x1c\x08\x00\x04\x01\x04\x24\x04\x02\x04\x05\x04\x06\x04"   # in, out, drop, jp, games, won,
-    b"\x2d\x04\x2e\x04"                                            # door opens, power ups
+    b"\xf0\x04\xf1\x04"                                            # door opens, power ups
     b"\x18\x02\x25\x02\x26\x02"  # games since power up, since door close
-    b"\x1e\x06\x2f\x04\x30\x04\x31\x04\x32\x04\x33\x04\x34\x04"   # bills of $1 5 10 20 50 100
-    b"\x20\x01\x35\x04"          # dollars of bills accepted
+    b"\x1e\x06\x40\x04\x42\x04\x43\x04\x44\x04\x46\x04\x47\x04"   # bills of $1 5 10 20 50 100
+    b"\x20\x01\xf2\x04"          # dollars of bills accepted
 )
-
-
-def credits(ledger, amount):
-    """Ledger amount -> SAS accounting credits (the ledger counts cents;
-    `credit_cents` is the accounting denomination)."""
-    return amount // ledger.config["credit_cents"]
-
-
-def amount(ledger, v):
-    """A ledger amount as SAS reports it in cents (1B, 4D, 48): the ledger
-    counts cents too."""
-    return v
 
 
 def value(ledger, code):
     """SAS 6.02 Table C-7 meter `code` (long polls 2F, 6F, AF), or None
     when the cabinet does not keep it."""
-    return meter(ledger, code) if 0 <= code <= _LAST_CODE and _T[4 * code] else None
+    if not 0 <= code < 256:
+        return None
+    r = _AT[code]
+    if not r or ROWS[6 * r - 5] & _INTERNAL:
+        return None
+    return meter(ledger, code)
+
+
+def size(code):
+    """Table C-7's minimum size (BCD bytes) of a meter the cabinet keeps."""
+    return ROWS[6 * _AT[code] - 4]
 
 
 def meter(ledger, code):
     """Meter `code` of this table (Table C-7's, then ours)."""
-    t = _T
-    i = 4 * code
-    how = t[i]
+    t = ROWS
+    i = 6 * _AT[code] - 6
+    how = t[i + 1] & ~_INTERNAL
     if how == _SUM:
-        return meter(ledger, t[i + 1]) + meter(ledger, t[i + 2])
+        return meter(ledger, t[i + 3]) + meter(ledger, t[i + 4])
     if how == _PLAYER:
-        return credits(ledger, ledger.table.credits)
+        return ledger.table.credits
     get = ledger.meters.get
-    v = get(t[i + 1])
-    if t[i + 2] != _NO:
-        v += get(t[i + 2])
+    v = 0
     if t[i + 3] != _NO:
-        v -= get(t[i + 3])
-    if how == _CREDITS:
-        return credits(ledger, v)
-    return amount(ledger, v) // 100 if how == _DOLLARS else v
+        v = get(t[i + 3])
+    if t[i + 4] != _NO:
+        v += get(t[i + 4])
+    if t[i + 5] != _NO:
+        v -= get(t[i + 5])
+    return v // 100 if how == _DOLLARS else v
 
 
 def put(ledger, c, buf, k):

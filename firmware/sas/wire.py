@@ -31,7 +31,8 @@ _LENGTHS = const(
 )
 
 
-_MAX_FRAME = const(40)
+# the longest host message: address, command, a length byte, 255 bytes, CRC
+_MAX_FRAME = const(260)
 
 
 def length(c):
