@@ -31,6 +31,15 @@ _INTERNAL = const(0x80)  # a row the multi-meter polls use and C-7 has no code f
 _NO = const(0xFF)      # no ledger meter in that place
 
 
+def _number(key):
+    """The ledger's number for meter `key`: a name it does not keep fails
+    at import, not at a poll."""
+    i = index(key)
+    if i is None:
+        raise KeyError(key)
+    return i
+
+
 def _rows():
     """meter code, how, size in BCD bytes (Table C-7's minimum for 2F),
     ledger meters a, b, c, by key: 6 bytes a row. Read by number, not name,
@@ -98,13 +107,13 @@ def _rows():
         row = out[6 * r:6 * r + 6]
         row[0], row[1], row[2] = code, how, size
         row[3] = row[4] = row[5] = _NO
-        if how == _SUM:
+        if isinstance(keys, tuple):          # _SUM: two rows of this table
             row[3], row[4] = keys
-        elif keys:
+        else:
             k = 3
             for key in keys.split():
                 neg = key[0] == "-"
-                row[5 if neg else k] = index(key[1:] if neg else key)
+                row[5 if neg else k] = _number(key[1:] if neg else key)
                 if not neg:
                     k += 1
         out[6 * r:6 * r + 6] = row
