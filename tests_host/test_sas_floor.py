@@ -7,6 +7,7 @@ import pytest
 
 from firmware.rules import wagers as W
 from firmware.store import ledger as L
+from firmware import version
 from sas_spec import decode, with_crc, bcd, Bad
 from test_e2e_session import make
 
@@ -148,3 +149,142 @@ def test_meters_are_cents_and_reconcile_with_the_ticket():
     assert t["amount"] == 2116
     info = ask(d, [ADDR, 0x1F])
     assert info["denomination"] == 0x01          # Table C-4: $0.01
+
+
+# ---- link-up discovery ----------------------------------------------------------
+def test_nothing_is_answered_before_a_poll_to_another_address():
+    """Start-up synchronisation: a machine that has not yet seen a poll to
+    another address (where the host's messages begin) answers nothing; a
+    general poll to address 0 (80) counts as one."""
+    b, d = make(seed=25, sas="loop")
+    d.run(100)
+    assert poll(d, [0x80 | ADDR]) == b""
+    assert poll(d, [ADDR, 0x54]) == b""
+    assert poll(d, [0x80]) == b""                # the host's sync: not for us
+    assert ask(d, [0x80 | ADDR])["exception"] == 0x18     # power lost, now reported
+    assert ask(d, [ADDR, 0x54])["version"] == "602"
+
+
+def test_chirps_after_5_s_without_a_poll_and_stops_when_polled():
+    """Loop break: no poll on the line for 5 s, the machine sends its
+    address alone every 200 ms until the host polls again."""
+    b, d = synced(seed=26)
+    sas = d.board.sas
+    poll(d, [0x80 | (ADDR + 1)])
+    d.run(4800)
+    assert sas.host_read() == b""
+    d.run(1000)                                   # 5.0 s to 5.8 s: chirps at 5.0 5.2 ...
+    out = sas.host_read()
+    assert 4 <= len(out) <= 5 and set(out) == {ADDR}, out.hex()
+    assert ask(d, [ADDR, 0x51])["games"] == 1     # the host is back: answered
+    for _ in range(8):                            # a host polling every second
+        poll(d, [0x80 | (ADDR + 1)])
+        d.run(1000)
+        assert sas.host_read() == b""
+    # SAS off (address 0): silent, however long
+    assert d.ctl.store.set_config(b.clock.now(), "sas_address", "0") == 0
+    d.run(12000)
+    assert sas.host_read() == b""
+
+
+def test_link_up_discovery_a0_1f_51_to_56():
+    b, d = synced(seed=27)
+    cfg = d.ctl.store.ledger.config
+    m = ask(d, [ADDR, 0x1F])
+    assert (m["game_id"], m["additional_id"], m["denomination"]) == \
+        ("BC", version.sas_id(), 0x01)
+    assert m["paytable"] == (cfg["profile"].upper() + "      ")[:6]
+    assert m["max_bet"] == (min(255, cfg["max_bet"] * 100) if cfg["max_bet"] else 255)
+    assert m["progressive_group"] == 0 and m["options"] == 0
+    # a single-game machine: one game, 0001, selected and enabled; 0000 is the machine
+    assert ask(d, [ADDR, 0x51])["games"] == 1
+    assert ask(d, [ADDR, 0x55])["game"] == 1
+    assert ask(d, [ADDR, 0x56])["games"] == [1]
+    for game in (0, 1):
+        g = ask(d, with_crc([ADDR, 0x53] + list(bcd(game, 2))))
+        assert g.pop("game") == game and g.pop("cmd") == 0x53
+        assert g == dict((k, v) for k, v in m.items() if k != "cmd")
+        a = ask(d, with_crc([ADDR, 0xA0] + list(bcd(game, 2))))
+        assert a["game"] == game
+        assert a["features1"] & 0x60 == 0x40           # secure-enhanced validation
+        assert a["features1"] & 0x80 == 0              # ticket redemption: not yet
+        assert a["features2"] & 0x03 == 0x01           # won credits metered when won
+        assert a["features2"] & 0x0C == 0x0C           # tickets in drop/cancelled; 6F/AF
+        assert a["features2"] & 0x40 == 0              # AFT: not yet
+        assert meters_2f(d, (0x0C,)) == {0x0C: 0}
+    r = ask(d, with_crc([ADDR, 0x2F, 3, 0x00, 0x01, 0x0C]))
+    assert r["game"] == 1 and r["meters"] == {0x0C: 0}
+    # a game this machine does not have: no answer (the host polls again)
+    for frame in ([ADDR, 0x53, 0x00, 0x02], [ADDR, 0xA0, 0x00, 0x02],
+                  [ADDR, 0x2F, 3, 0x00, 0x02, 0x0C]):
+        assert poll(d, with_crc(frame)) == b""
+    v = ask(d, [ADDR, 0x54])
+    assert v["version"] == "602" and v["serial"] == d.ctl.identity()["serial"]
+
+
+def test_every_meter_poll_equals_the_cabinets_meters():
+    """0F-20 decoded from the tables, each against the ledger's own meters
+    (the mapping in firmware/sas/meters.py's docstring, worked out here
+    again), after a session with a bill, a coin, games and a ticket."""
+    b, d = synced(seed=28)
+    st = d.ctl.store
+    d.bill(20)
+    d.bill(5)
+    d.coin(1)
+    d.board.door.set(1)
+    d.run(300)
+    d.board.door.set(0)
+    d.run(300)
+    d.press("BET_UP", 2)
+    while True:
+        assert d.roll()
+        if not st.ledger.table.on_table():
+            break
+    d.press("CASHOUT")
+    d.run(1500)
+    m = st.ledger.meters.get
+    assert m("tickets") == 1 and m("games") >= 1
+    coin_in = m("wagered") + m("vig")
+    coin_out = m("won") + m("returned") - m("jackpot")
+    cancelled = m("total_out") - m("jackpot")
+    drop, jackpot, games = m("total_in"), m("jackpot"), m("games")
+    want = {
+        0x0F: dict(cancelled=cancelled, coin_in=coin_in, coin_out=coin_out, drop=drop,
+                   jackpot=jackpot, games=games),
+        0x10: dict(cancelled=cancelled), 0x11: dict(coin_in=coin_in),
+        0x12: dict(coin_out=coin_out), 0x13: dict(drop=drop), 0x14: dict(jackpot=jackpot),
+        0x15: dict(games=games), 0x16: dict(won=m("games_won")),
+        0x17: dict(lost=m("games_lost")), 0x1A: dict(credits=st.ledger.table.credits),
+        0x18: dict(since_power=m("games_power"), since_door=m("games_door")),
+        0x19: dict(coin_in=coin_in, coin_out=coin_out, drop=drop, jackpot=jackpot, games=games),
+        0x1C: dict(coin_in=coin_in, coin_out=coin_out, drop=drop, jackpot=jackpot, games=games,
+                   won=m("games_won"), door_opens=m("door_opens"),
+                   power_resets=m("power_ups")),
+        0x1E: dict(bills_1=m("bills_1"), bills_5=m("bills_5"), bills_10=m("bills_10"),
+                   bills_20=m("bills_20"), bills_50=m("bills_50"), bills_100=m("bills_100")),
+        0x20: dict(bill_dollars=m("bills_in") // 100),
+    }
+    for cmd, fields in want.items():
+        r = ask(d, [ADDR, cmd])
+        assert dict((k, r[k]) for k in fields) == fields, "%02X %r" % (cmd, r)
+    assert want[0x1E]["bills_20"] == 1 and want[0x1C]["door_opens"] >= 1
+    assert drop == 2600                            # $20 + $5 + a $1 coin
+    assert cancelled == drop - st.ledger.table.credits + coin_out - coin_in
+    # secure-enhanced validation: never waiting for a system validation number
+    assert ask(d, [ADDR, 0x57]) == {"cmd": 0x57, "status": 0x80, "amount": 0}
+    assert ask(d, with_crc([ADDR, 0x58, 0x00] + [0] * 8))["status"] == 0x80
+
+
+def test_07_disables_and_06_enables_the_bill_acceptor_across_a_power_cut():
+    b, d = synced(seed=29)
+    assert ask(d, with_crc([ADDR, 0x07])) == {"ack": True}
+    d.run(100)
+    assert b.money.inhibited and not b.insert_bill(5)
+    b2, d2 = synced(seed=30, flash=b.flash)           # power cut: still disabled
+    d2.run(100)
+    assert b2.money.inhibited
+    assert ask(d2, with_crc([ADDR, 0x06])) == {"ack": True}
+    d2.run(100)
+    assert not b2.money.inhibited and b2.insert_bill(5)
+    d2.run(2000)
+    assert d2.ctl.store.ledger.table.credits == 500

@@ -139,13 +139,22 @@ def test_unix_time_round_trip():
 
 
 def _poll(d, data):
+    d.board.sas.host_read()                 # what came before (a chirp) is not the answer
     d.board.sas.host_send(data)
     d.run(20)
     return d.board.sas.host_read()
 
 
+def hosted(seed, **kw):
+    """A cabinet on the in-memory SAS line, its host past the start-up
+    synchronisation (a poll to another address; nothing is answered before)."""
+    b, d = make(seed=seed, sas="loop", **kw)
+    _poll(d, b"\x82")
+    return b, d
+
+
 def test_queue_ack_nack_and_power_cut():
-    b, d = make(seed=3, sas="loop")
+    b, d = hosted(3)
     sas = d.ctl.sas
     assert _poll(d, b"\x81") == b"\x18"                 # power lost...
     assert _poll(d, b"\x81") == b"\x18"                 # same poll again: a NACK
@@ -166,13 +175,13 @@ def test_queue_ack_nack_and_power_cut():
     acked = d.ctl.store.ledger.sas_ack
     assert acked and d.ctl.store.ledger.events.get(0)[0] >= acked
     # power cut: 12 was never acknowledged, so it comes again, then 18 17
-    b2, d2 = make(seed=4, flash=b.flash, sas="loop")
+    b2, d2 = hosted(4, flash=b.flash)
     d2.run(20)
     assert d2.ctl.sas.pending() == b"\x12\x18\x17"
 
 
 def test_queue_overflow_reports_70():
-    b, d = make(seed=5, sas="loop")
+    b, d = hosted(5)
     sas = d.ctl.sas
     for i in range(40):
         sas.push(0x7E)                                  # game start
@@ -257,7 +266,7 @@ def test_a_poll_is_answered_between_the_parts_of_a_redraw():
     # next part of the frame goes out.
     # The drawing itself (big digits) is ~10 ms on an RP2040: a poll landing
     # while the first line is drawn is answered before the frame goes out.
-    b, d = make(seed=6, sas="loop")
+    b, d = hosted(6)
     d.run(100)
     disp = b.display
     sent = []
@@ -326,7 +335,7 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     """SAS 01 with a point on: the credits not at risk (and the odds, which
     may come down) leave on a ticket; the pass line stays and is decided
     when the host enables play again (SAS.md, 01/02)."""
-    b, d = make(seed=7, sas="loop")
+    b, d = hosted(7)
     led = d.ctl.store.ledger
     t = led.table
     d.bill(20)
@@ -360,7 +369,7 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
 
 
 def test_a_new_sas_address_applies_at_once():
-    b, d = make(seed=8, sas="loop")
+    b, d = hosted(8)
     st = d.ctl.store
 
     def answers(addr):
@@ -373,7 +382,7 @@ def test_a_new_sas_address_applies_at_once():
     assert st.set_config(b.clock.now(), "sas_address", "0") == 0
     assert not answers(5) and not answers(1) and _poll(d, b"\x85") == b""
     # a cabinet that started with SAS off takes an address without a restart
-    b2, d2 = make(seed=9, flash=b.flash, sas="loop")
+    b2, d2 = hosted(9, flash=b.flash)
     d = d2
     assert not answers(5)
     assert d2.ctl.store.set_config(b2.clock.now(), "sas_address", "3") == 0
@@ -392,14 +401,14 @@ def _exceptions(d):
 
 
 def test_a_game_cut_by_power_is_reported_started_before_it_ends():
-    b, d = make(seed=10, sas="loop")
+    b, d = hosted(10)
     d.bill(20)
     _exceptions(d)
     d.command("press BET_UP")
     d.command("press ROLL")
     d.run(300)
     assert d.ctl.game.rolling()
-    b2, d2 = make(seed=11, flash=b.flash, sas="loop")    # power cut mid-roll
+    b2, d2 = hosted(11, flash=b.flash)    # power cut mid-roll
     d2.run(20000)
     got = _exceptions(d2)
     assert got.count(b"\x7e") == got.count(b"\x7f") >= 1, got.hex()
@@ -423,7 +432,7 @@ def _ticket_4d(d):
 def test_4d_reports_the_number_printed_after_4c_changes_the_id():
     # 4D used to work the newest ticket's number out from the ledger's
     # current ID and sequence: after a 4C it named the ticket wrongly
-    b, d = make(seed=6, sas="loop")
+    b, d = hosted(6)
     d.bill(5)
     d.press("CASHOUT")
     d.run(300)
@@ -437,13 +446,13 @@ def test_4d_reports_the_number_printed_after_4c_changes_the_id():
         assert kermit(r) == 0 and led.val_id == vid and led.val_seq == seq
         assert _ticket_4d(d) == printed
     # a power cut: the number comes back from the journal
-    b2, d2 = make(seed=7, flash=b.flash, sas="loop")
+    b2, d2 = hosted(7, flash=b.flash)
     d2.run(20)
     assert d2.ctl.store.ledger.val_id == 0x2468AC and _ticket_4d(d2) == printed
     # ...and from a snapshot
     st = d2.ctl.store
     st.journal.write_snapshot(st.ledger.pieces())
-    b3, d3 = make(seed=8, flash=b2.flash, sas="loop")
+    b3, d3 = hosted(8, flash=b2.flash)
     d3.run(20)
     assert _ticket_4d(d3) == printed
     # the next ticket is numbered under the new ID, and 4D names it

@@ -50,6 +50,7 @@ def test_sas_reports_the_version_in_1f_and_the_sas_version_in_54():
         b.sas.host_send(data)
         d.run(20)
         return b.sas.host_read()
+    poll(b"\x80")      # the host's sync: nothing is answered before a poll to another address
     ans = poll(b"\x01\x1f")
     assert ans[:2] == b"\x01\x1f" and ans[2:7] == b"BC" + version.sas_id().encode(), ans
     ans = poll(b"\x01\x54")

@@ -65,7 +65,8 @@ class Line:
         s = self.s
         s[_PASS] = n
         if not n % 10:
-            slot = 1 if n % 20 else 0
+            # another address first: the start-up synchronisation
+            slot = 0 if n % 20 else 1
         elif n % 50 == 5:
             slot = 2 + (n // 50) % (len(self.frames) // 16 - 2)
         else:

@@ -18,6 +18,7 @@ from firmware.sas import wire
 from firmware.sas import meters
 from firmware.sas import commands
 from firmware.sas import validation
+from firmware.sas import info
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -27,9 +28,10 @@ from firmware import version
 _QCAP = const(32)          # exception FIFO (the spec asks for at least 20)
 _RX = const(64)
 _ACK_EVERY_MS = const(1000)
+_LINK_DOWN_MS = const(5000)  # no poll for this long: the loop is broken, chirp
+_CHIRP_MS = const(200)
 _NACK_MAX = const(3)
 _ROM_CHUNKS = const(4)
-_SAS_VERSION = const(b"602")
 _SENT_NONE = const(0)
 _SENT_QUEUE = const(1)
 _SENT_ROM = const(2)
@@ -38,9 +40,6 @@ _COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
 # Table C-6 bill denomination codes: the dollar values in code order (00-09,
 # then 10 = $500; their exceptions: BILL_CODES)
 _BILL_DOLLARS = const((1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500))
-# Table C-4 denomination code of the accounting denomination, $0.01: the
-# meters are in cents (firmware/sas/meters.py)
-_DENOM_CENT = const(0x01)
 # the longest answer: address, command, a length byte, 255 bytes, CRC
 _REPLY = const(260)
 
@@ -108,8 +107,9 @@ _BY_CMD = const(
     b"\x01\x01\x02\x01\x06\x01\x07\x01"
     b"\x0f\x02\x10\x02\x11\x02\x12\x02\x13\x02\x14\x02\x15\x02\x16\x02\x17\x02"
     b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
-    b"\x1f\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07\x1b\x08"
-    b"\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b")
+    b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
+    b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
+    b"\x51\x0d\x55\x0d\x56\x0d")
 
 
 def start(ctl):
@@ -141,6 +141,11 @@ class Sas:
         self.repeat = 0                    # times it was sent
         self.full = False                  # the queue overflowed: 70 goes first
         self._others_seen = 0              # polls to other addresses seen
+        # start-up synchronisation: nothing is answered until a poll to
+        # another address shows where the host's messages begin
+        self.synced = False
+        self.polled = False                # a wakeup byte came since the last tick
+        self.heard = self.chirped = ctl.clock.ticks_ms()
         self.last_kind = 0                 # kind of the previous message for us
         # a game in progress at power-up (it is replayed or voided) is
         # reported as started again, so its 7F never comes without a 7E
@@ -225,6 +230,7 @@ class Sas:
                     self.rom_signature = sig
                     self.rom_check = None
             self.serve()
+            self.link(now_ms)
             self.commit(now_ms)
         except Exception as exc:    # a protocol bug must never stop the cabinet
             self.errors += 1
@@ -240,10 +246,13 @@ class Sas:
             n = self.port.read(self._rx, self.flags)
             fr = self.framer
             for i in range(n):
+                if self.flags[i]:
+                    self.polled = True
                 kind = fr.feed(self._rx[i], self.flags[i])
                 if fr.skip != self._others_seen:
                     # a poll to another machine: implied ACK of our last answer (3.1)
                     self._others_seen = fr.skip
+                    self.synced = True
                     self.done()
                     self.last_kind = 0
                 if kind:
@@ -251,6 +260,18 @@ class Sas:
         except Exception as exc:
             self.errors += 1
             self.error = repr(exc)[:60]
+
+    def link(self, now_ms):
+        """Loop break: after 5 s without a poll on the line the machine
+        chirps, its address alone every 200 ms, until the host polls again."""
+        diff = self.ctl.clock.ticks_diff
+        if self.polled:
+            self.polled = False
+            self.heard = now_ms
+        elif self.framer.id and diff(now_ms, self.heard) >= _LINK_DOWN_MS \
+                and diff(now_ms, self.chirped) >= _CHIRP_MS:
+            self.chirped = now_ms
+            self.port.write(memoryview(self.reply)[:self.status()])
 
     def commit(self, now_ms):
         """Journals the newest acknowledged event, at most once a second."""
@@ -265,6 +286,8 @@ class Sas:
 
     def answer(self, kind):
         """A complete message for this machine is in framer.buf."""
+        if not self.synced:
+            return
         fr = self.framer
         self.count += 1
         if kind == _GENERAL:
@@ -362,29 +385,6 @@ class Sas:
         """Meter polls 0F-20 (7.1, 7.2): their meters (firmware/sas/meters.py), BCD."""
         return self.tail(meters.put(self.ctl.store.ledger, f[1], self.reply, self.head(f[1])))
 
-    def machine(self, f, n):
-        """1F gaming machine ID and information (7.10)."""
-        led = self.ctl.store.ledger
-        cfg = led.config
-        o = self.reply
-        k = self.head(0x1F)
-        o[k:k + 2] = b"BC"                     # game ID "BC" (BubbleCraps)
-        o[k + 2:k + 5] = self.sas_id           # additional ID: the firmware version
-        k += 5
-        o[k] = _DENOM_CENT
-        # max_bet is in dollars like every limit; SAS wants credits (cents), FF over 255
-        o[k + 1] = min(255, cfg["max_bet"] * 100) if cfg["max_bet"] else 255
-        o[k + 2] = 0                           # progressive group: none
-        o[k + 3] = 0
-        o[k + 4] = 0                           # game options
-        k += 5
-        name = cfg["profile"][:6].upper().encode()
-        for i in range(6):                     # paytable ID: the rule profile, blank-padded
-            o[k + i] = name[i] if i < len(name) else 0x20
-        k += 6
-        o[k:k + 4] = b"0000"                   # base %: not reported (varies by wager)
-        return self.tail(k + 4)
-
     def more(self, f, n):
         """21 ROM signature, 4C set validation ID, 7F set date and time, 94
         remote handpay reset (firmware/sas/commands.py)."""
@@ -412,17 +412,6 @@ class Sas:
                 o[k + i] = 0
             k += 6
         return self.tail(k)
-
-    def version(self, f, n):
-        """54 SAS version and gaming machine serial number."""
-        serial = self.serial
-        o = self.reply
-        k = self.head(0x54)
-        o[k] = 3 + len(serial)
-        o[k + 1:k + 4] = _SAS_VERSION
-        k += 4
-        o[k:k + len(serial)] = serial
-        return self.tail(k + len(serial))
 
     def clock(self, f, n):
         """7E current date and time: MMDDYYYY HHMMSS, BCD."""
@@ -457,14 +446,11 @@ class Sas:
         led = self.ctl.store.ledger
         cmd = f[1]
         o = self.reply
-        game = wire.get_bcd(f, 3, 2)
-        if game != 0:
-            return 0                             # single game: only game 0000 exists
+        if info.game_of(f, 3) < 0:
+            return 0                             # the machine (0000) or its one game only
         wide = cmd != 0x2F
         step = 2 if wide else 1
-        self.head(cmd)
-        o[3] = o[4] = 0
-        k = 5
+        k = wire.put_bcd(o, self.head(cmd) + 1, info.game_of(f, 3), 2)
         for i in range(5, n - 2 - step + 1, step):
             code = f[i] | (f[i + 1] << 8 if wide else 0)
             v = meters.value(led, code)
@@ -530,5 +516,6 @@ class Sas:
 
 
 # the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
-_HANDLERS = (Sas.enable, Sas.meters, Sas.machine, Sas.more, Sas.bill, Sas.version,
-            Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting)
+_HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
+             Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
+             info.games)
