@@ -15,18 +15,17 @@ decode(poll, answer) -> dict of named fields, or raises Bad saying why.
 """
 
 
+import os
+import sys
+
+# the host side's bit-by-bit CRC-16/KERMIT (the SAS bench host's), not firmware/sas's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tools"))
+from bench_sas_host import kermit as crc  # noqa: E402
+
+
 class Bad(AssertionError):
     pass
-
-
-def crc(data, seed=0):
-    """CRC-16/KERMIT, bit by bit."""
-    c = seed
-    for b in data:
-        c ^= b
-        for _ in range(8):
-            c = (c >> 1) ^ 0x8408 if c & 1 else c >> 1
-    return c
 
 
 def with_crc(body):
