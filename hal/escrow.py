@@ -10,6 +10,9 @@ poll(now_ms) -> (state, cents):
            in the stacker: cents 0 then, the cabinet's journal knows it);
            reported until ack()
   FAULT    does not answer, jammed, cash box full or removed
+  TICKET   a ticket (TITO) waits in escrow: its barcode's digits are in
+           `barcode` (ASCII bytes) until stack() or ret(); STACKED after a
+           ticket says cents 0 (the cabinet's journal knows the ticket)
 stack(), ret(), ack(): commands; inhibit(flag): refuse new bills.
 """
 from micropython import const
@@ -19,3 +22,4 @@ IDLE = const(1)
 ESCROW = const(2)
 STACKED = const(3)
 FAULT = const(4)
+TICKET = const(5)

@@ -12,10 +12,13 @@ cabinet credits -> ACK (0x50) -> STACKED -> IDLING. At power-up the
 validator says POWER UP (0x40), POWER UP WITH BILL IN ACCEPTOR (0x41: the
 note never reached the cash box and is given back after RESET) or POWER
 UP WITH BILL IN STACKER (0x42: it did); the host answers RESET (0x40).
-Nothing here allocates after construction.
+A ticket (TITO) in escrow is ESCROW with data 0x6F and its barcode's
+digits (ASCII) after it: TICKET, the digits in `barcode`, stacked or
+returned like a note. Nothing here allocates after construction but a
+ticket's digits (once a ticket).
 """
 from micropython import const
-from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT
+from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET
 from hal.ticks import ticks_diff
 
 _SYNC = const(0xFC)
@@ -35,6 +38,7 @@ _PU_ACCEPTOR = const(0x41)
 _PU_STACKER = const(0x42)
 _ERRORS = const(0x43)    # 0x43..0x4A: stacker full/open, jams, pause, cheated, failure, comms
 _ERRORS_END = const(0x4A)
+_BARCODE = const(0x6F)   # escrow data: a ticket, its barcode's digits follow
 _REPLY_MS = const(200)   # no answer by then: ask again
 _DEAD_MS = const(1000)   # no answer for this long: FAULT
 # Escrow denomination codes -> dollars, as JCM publishes them for US dollar
@@ -63,6 +67,7 @@ class Id003:
         self._status = -1      # newest status byte (-1: none yet)
         self._data = 0         # its data byte (the escrow denomination)
         self._cents = 0        # the note seen in escrow (VEND VALID names none)
+        self.barcode = b""     # the ticket seen in escrow (b"": a note)
         self._cmd = 0          # command to send at the next turn (0: status request)
         self._cmd_data = -1
         self._inhibit = -1     # last inhibit setting sent
@@ -101,7 +106,7 @@ class Id003:
     def _state(self):
         s = self._status
         if s == _ESCROW:
-            return ESCROW, self._cents
+            return (TICKET, 0) if self.barcode else (ESCROW, self._cents)
         if s == _VEND:
             return STACKED, self._cents
         if s == _PU_STACKER:
@@ -162,8 +167,9 @@ class Id003:
             self._status = -1     # a command taken: BUSY until the next status says more
             return
         if s == _ESCROW:
-            dollars = self._denoms.get(rx[3], 0) if n > 5 else 0
-            self._cents = dollars * 100
+            code = rx[3] if n > 5 else 0
+            self._cents = self._denoms.get(code, 0) * 100
+            self.barcode = bytes(rx[4:n - 2]) if code == _BARCODE else b""
         elif s in (_PU, _PU_ACCEPTOR, _PU_STACKER):
             self._inhibit = -1    # a validator that restarted lost its settings
         self._status = s

@@ -30,6 +30,7 @@ class Device:
         self.clock = clock
         self.status = status
         self.code = code       # denomination code of the note inside
+        self.barcode = b""     # with code 0x6F: a ticket's digits
         self.due = None        # (ticks, next status) of a move in progress
         self.inhibited = True
         self.out = bytearray()
@@ -76,7 +77,7 @@ class Device:
         self._tick()
         s = self.status
         if cmd == 0x11:
-            reply = frame(s, bytes([self.code]) if s == _ESCROW else b"")
+            reply = frame(s, bytes([self.code]) + self.barcode if s == _ESCROW else b"")
         else:
             reply = frame(0x50)
             if cmd == 0x40:                      # RESET
@@ -106,8 +107,8 @@ class Device:
         self.out += reply
 
 
-def _cabinet(status=_PU, flash=None, noise=0.0, seed=80, code=0):
-    b = Board(seed=seed, fake_clock=True, flash=flash is None)
+def _cabinet(status=_PU, flash=None, noise=0.0, seed=80, code=0, **opts):
+    b = Board(seed=seed, fake_clock=True, flash=flash is None, **opts)
     if flash is not None:
         b.flash = flash
     dev = Device(b.clock, status, noise, seed, code)
@@ -202,3 +203,34 @@ def test_line_noise_never_moves_money():
     assert notes == 12 and dev.stacked == 12, (notes, dev.stacked, dev.returned)
     assert led.table.credits == led.meters.get("bills_in") == want, (led.table.credits, want)
     assert led.escrow == 0 and led.balance_check() == 0
+
+
+def test_a_ticket_in_escrow_is_read_redeemed_over_sas_and_stacked():
+    """ESCROW with data 6F and the barcode's digits: the driver reports a
+    ticket (hal/escrow.py TICKET) and stacks it only after the host's 71."""
+    from sas_spec import with_crc, bcd
+    from firmware.store import records as T
+    b, d, dev = _cabinet(sas="loop")
+    led = d.ctl.store.ledger
+    sas = b.sas
+    d.run(500)
+    sas.host_send(b"\x80")                                # the host's sync
+    d.run(20)
+    at_stack = []
+    dev.on_stack = lambda: at_stack.append((led.tin_step, led.table.credits))
+    number = b"001122334455667788"
+    dev.barcode = number
+    assert dev.insert(0x6F)
+    d.run(500)
+    assert b.validator.poll() == (V.TICKET, 0) and b.validator.barcode == number
+    assert led.tin_step == T.TI_PENDING and led.tin_number == int(number)
+    body = [0x00] + list(bcd(1000, 5)) + [0x00] + list(bcd(int(number), 9))
+    sas.host_read()
+    sas.host_send(with_crc([1, 0x71, len(body)] + body))
+    d.run(1500)
+    assert at_stack == [(T.TI_AUTH, 0)], at_stack            # journalled before STACK-1
+    assert led.table.credits == 1000 and dev.stacked == 1 and led.tin_step == 0
+    dev.barcode = b""
+    assert dev.insert(0x65)                                  # a note after it: a note
+    d.run(1500)
+    assert led.table.credits == 3000 and dev.stacked == 2

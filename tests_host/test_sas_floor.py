@@ -207,7 +207,7 @@ def test_link_up_discovery_a0_1f_51_to_56():
         a = ask(d, with_crc([ADDR, 0xA0] + list(bcd(game, 2))))
         assert a["game"] == game
         assert a["features1"] & 0x60 == 0x40           # secure-enhanced validation
-        assert a["features1"] & 0x80 == 0              # ticket redemption: not yet
+        assert a["features1"] & 0x80 == 0x80           # ticket redemption (70/71)
         assert a["features2"] & 0x03 == 0x01           # won credits metered when won
         assert a["features2"] & 0x0C == 0x0C           # tickets in drop/cancelled; 6F/AF
         assert a["features2"] & 0x40 == 0              # AFT: not yet

@@ -202,7 +202,8 @@ def test_every_mapped_event_is_an_event():
         E.SHAKER_FAULT: b"\x20", E.REPAIRED: b"\x31", E.CRITICAL: b"\x32",
         E.RAM_CLEAR: b"\x3a", E.CONFIG: b"\x3c", E.CASHOUT: b"\x3d", E.HANDPAY: b"\x51",
         E.JACKPOT: b"\x51", E.HANDPAY_RESET: b"\x52", E.PRINTER_FAULT: b"\x60",
-        E.AUDIT_ON: b"\x84", E.AUDIT_OFF: b"\x85",
+        E.AUDIT_ON: b"\x84", E.AUDIT_OFF: b"\x85", E.TICKET_INSERTED: b"\x67",
+        E.TICKET_IN_DONE: b"\x68",
     }
     t = X.BY_EVENT
     assert len(t) % 2 == 0 and len(t) // 2 <= E.COUNT

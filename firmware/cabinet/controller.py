@@ -127,6 +127,7 @@ class Controller:
         self.redraws = 0
         self.dirty = True
         self.credits_in = 0        # credited this power cycle (tests)
+        self.ticket_in_ms = None   # when the ticket in escrow was offered to the host
         self.faults = []           # hal.faults codes of devices that do not answer
         self.inputs_dead = self.display_dead = self.no_journal = False
         self.menu_module = _MENU
@@ -297,6 +298,7 @@ class Controller:
         if key and not self.audit_mode:
             # never mid-roll, never over a result, never with a bill half counted
             if not self.game.rolling() and not self.money.busy() and not led.escrow \
+                    and not led.tin_step \
                     and not self.game.result_locked(now_ms):
                 self._enter_audit(now_ms)
         elif not key and self.audit_mode:
@@ -589,7 +591,7 @@ class Controller:
                 and ticks_diff(now_ms, self._last_input) >= _IDLE_MS
                 and not self.board.buttons.busy()
                 and not self.money.busy() and self.money.quiet_for(now_ms) >= GAP_MS
-                and not self.store.ledger.escrow
+                and not self.store.ledger.escrow and not self.store.ledger.tin_step
                 and not (0 <= g.remaining_ms < 1000))
 
     def tick_maintenance(self, now_ms):

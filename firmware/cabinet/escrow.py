@@ -2,6 +2,7 @@
 controller's money pass calls tick() when the board has one.
 """
 from hal import escrow as V
+from firmware.cabinet import ticket_in
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -19,6 +20,8 @@ def tick(ctl, v, now_ms):
     committed before the acknowledgement)."""
     v.inhibit(ctl.board.money.inhibited)  # the serial validator's own inhibit
     st, cents = v.poll(now_ms)
+    if ticket_in.tick(ctl, v, st, now_ms):
+        return
     store = ctl.store
     now = ctl.now_s()
     led = store.ledger

@@ -19,6 +19,7 @@ from firmware.sas import meters
 from firmware.sas import commands
 from firmware.sas import validation
 from firmware.sas import info
+from firmware.sas import redeem
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -99,6 +100,17 @@ BY_EVENT = (
     b"\x16\x00"   # 34 LOGIC_CLOSE
     b"\x19\x00"   # 35 CASHBOX_OPEN
     b"\x1a\x00"   # 36 CASHBOX_CLOSE
+    b"\x00\x00"   # 37 CLOCK_SET
+    b"\x00\x00"   # 38 CLOCK_UNSET
+    b"\x00\x00"   # 39 BILL_RETURNED
+    b"\x00\x00"   # 40 FLASH_WORN
+    b"\x00\x00"   # 41 FAULT_RESTART
+    b"\x00\x00"   # 42 ACTION_FAULT
+    b"\x00\x00"   # 43-45: the money devices' faults
+    b"\x00\x00"
+    b"\x00\x00"
+    b"\x67\x00"   # 46 TICKET_INSERTED: ticket has been inserted
+    b"\x68\x00"   # 47 TICKET_IN_DONE: ticket transfer complete
 )
 
 # long poll -> its handler in _HANDLERS (below the class): command, handler
@@ -109,7 +121,7 @@ _BY_CMD = const(
     b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
-    b"\x51\x0d\x55\x0d\x56\x0d")
+    b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f")
 
 
 def start(ctl):
@@ -518,4 +530,4 @@ class Sas:
 # the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
              Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
-             info.games)
+             info.games, redeem.validation_data, redeem.redeem)

@@ -13,6 +13,7 @@ from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import snapshot
+from firmware.store import ticket_in
 from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE
 from firmware.store.recall import Recall, encode_game, NO_ACTION, VOIDED
 
@@ -73,6 +74,13 @@ class Ledger:
         self.val_id = 0         # SAS validation ID (0 = not configured: the station's)
         self.val_seq = 0        # validation sequence number of the newest ticket
         self.ticket_last = 0    # validation number of the newest printed ticket (SAS 4D)
+        # ticket in (firmware/store/ticket_in.py): the step of the one in
+        # escrow (0: none), then its number, cents and status (TS_*), kept
+        # after it is done
+        self.tin_step = 0
+        self.tin_number = 0
+        self.tin_amount = 0
+        self.tin_status = 0
 
     def _profile(self):
         return profiles.configured(self.config)
@@ -100,7 +108,8 @@ class Ledger:
 
     def money_on_table(self):
         return self.table.credits > 0 or bool(self.table.bets) or self.ticket > 0 \
-            or self.pulses[0] > 0 or self.pulses[1] > 0 or self.escrow > 0
+            or self.pulses[0] > 0 or self.pulses[1] > 0 or self.escrow > 0 \
+            or self.tin_step == T.TI_AUTH
 
     def balance_check(self):
         """Credits in hand minus what the meters say they must be: 0 or a bug."""
@@ -539,6 +548,6 @@ _APPLY = {
     T.PULSES: Ledger._pulses, T.SAS_ACK: Ledger._sas_ack, T.ESCROW: Ledger._escrow,
     T.VOID: Ledger._void, T.REROLL: Ledger._reroll, T.RESET: Ledger._reset,
     T.LOCK: Ledger._lock, T.EVENT: Ledger._event, T.CONFIG: Ledger._config,
-    T.VALID_ID: Ledger._valid_id, T.POWER: Ledger._power,
+    T.VALID_ID: Ledger._valid_id, T.POWER: Ledger._power, T.TICKET_IN: ticket_in.apply,
 }
 

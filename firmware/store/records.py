@@ -26,6 +26,7 @@ PULSES = const(17)    # channel (SRC_*), pulses of the burst so far (not yet cre
 SAS_ACK = const(18)   # event number the SAS host has acknowledged (its exception queue)
 VALID_ID = const(19)  # SAS secure-enhanced validation ID and next sequence number (4C)
 ESCROW = const(20)    # step (ES_*), cents: a bill held in the validator's escrow
+TICKET_IN = const(21) # step (TI_*), validation number, amount or status: ticket in (firmware/store/ticket_in.py)
 
 SRC_BILL = const(0)
 SRC_COIN = const(1)
@@ -37,13 +38,30 @@ TK_HANDPAID = const(2)  # the attendant paid it by hand instead
 ES_PENDING = const(0)   # accepted by the cabinet, stack ordered: not credit yet
 ES_STACKED = const(1)   # the validator reported it in the cash box: credited
 ES_RETURNED = const(2)  # it went back to the player (or never left the escrow)
+TI_PENDING = const(1)   # read, held in escrow, the host asked (value 0)
+TI_AUTH = const(2)      # the host redeems it for `value` cents: the stack order follows
+TI_REJECT = const(3)    # it is refused (value: why, TS_*): the return order follows
+TI_STACKED = const(4)   # the validator put it in the cash box (value: cents): credited
+TI_RETURNED = const(5)  # the validator gave it back (value: why, TS_*)
+# where a ticket in stands, as SAS reports it (SAS 6.02 Table 15.12d machine
+# status, the one list of these reasons): kept with the ticket
+TS_REDEEMED = const(0x00)     # cashable ticket redeemed
+TS_WAITING = const(0x20)      # waiting for the host's redemption (long poll 71)
+TS_PENDING = const(0x40)      # redemption pending: the stack order is out
+TS_REJECTED = const(0x80)     # rejected by the host
+TS_NO_MATCH = const(0x81)     # the host named another validation number
+TS_FUNCTION = const(0x82)     # not a transfer this machine takes (restricted credits)
+TS_AMOUNT = const(0x83)       # not a valid amount
+TS_OVER_LIMIT = const(0x84)   # over the machine's credit limit
+TS_UNABLE = const(0x87)       # the machine cannot take it now (a power cut, a fault)
+TS_TIMEOUT = const(0x88)      # no answer from the host in time
 
 _FMT = {
     CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
     CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
     CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
     POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI", SAS_ACK: "<BII", VALID_ID: "<BIII",
-    ESCROW: "<BIBI",
+    ESCROW: "<BIBI", TICKET_IN: "<BIBQI",
 }
 
 

@@ -26,8 +26,10 @@ _MISC_SAS = "<BIII"
 # ... the bill pending in escrow (cents) ...
 _MISC_ESC = "<I"
 # ... the validation number of the newest printed ticket (SAS 4D works it out
-# from the ID and sequence when it is 0)
+# from the ID and sequence when it is 0) ...
 _MISC_TKT = "<Q"
+# ... the ticket in: its number, cents, step and status (firmware/store/ticket_in.py)
+_MISC_TIN = "<QIBB"
 
 
 def pieces(led):
@@ -40,6 +42,7 @@ def pieces(led):
         struct.pack(_FLIGHT, led.pulses[0], led.pulses[1], led.ticket, led.ticket_no)
     misc += struct.pack(_MISC_SAS, led.host, led.sas_ack, led.val_id, led.val_seq)
     misc += struct.pack(_MISC_ESC, led.escrow) + struct.pack(_MISC_TKT, led.ticket_last)
+    misc += struct.pack(_MISC_TIN, led.tin_number, led.tin_amount, led.tin_step, led.tin_status)
     out = [None, misc, cfg, hist, led.table.encode(), led.meters.encode()]
     sizes = [len(p) for p in out[1:]]
     for more in (led.recall.pieces(), led.events.pieces()):
@@ -126,9 +129,13 @@ def _load(led, rd):
     esc = sas + struct.calcsize(_MISC_ESC)
     if len(misc) >= esc:
         led.escrow = struct.unpack_from(_MISC_ESC, misc, sas)[0]
-    if len(misc) == esc + struct.calcsize(_MISC_TKT):
+    tkt = esc + struct.calcsize(_MISC_TKT)
+    if len(misc) >= tkt:
         led.ticket_last = struct.unpack_from(_MISC_TKT, misc, esc)[0]
-    elif len(misc) not in (base, flight, sas, esc):
+    if len(misc) == tkt + struct.calcsize(_MISC_TIN):
+        led.tin_number, led.tin_amount, led.tin_step, led.tin_status = \
+            struct.unpack_from(_MISC_TIN, misc, tkt)
+    elif len(misc) not in (base, flight, sas, esc, tkt):
         return _BAD
     led.door_open, led.tilt, led.audit = bool(door), bool(tilt), bool(audit)
     led.conf_history = []
