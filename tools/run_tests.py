@@ -39,7 +39,9 @@ EMU_LOG = os.path.join("build", "test-logs", "emulator.log")
 # The unix port's heap figures are informative (the guarded memory figure is
 # the release image's, on the emulated Pico): sessions in a roomy heap, so
 # the stage fails only when the bench itself does (a crash, a wrong SAS answer).
-HEAP_SESSIONS = ((), ("--sas",))
+# the SAS session untimed: the 20 ms answer budget is the bench's
+# (tools/bench firmware --sas), a loaded test machine must not fail the heap
+HEAP_SESSIONS = ((), ("--sas-plain",))
 HEAP_ROLLS = 200
 HEAP_SIZE = "384K"
 HEAP_TIMEOUT_S = 900
