@@ -24,7 +24,7 @@ dice
         requires a stable reading over a settle window (hal.dice_decode.Settler).
 buttons
     poll(now_ms) -> tuple of button codes (hal.buttons: NEXT, PREV, CHIP, BET_UP,
-        BET_DOWN, ONOFF, ODDS, REPEAT, CLEAR, ROLL, CASHOUT, HELP) newly pressed,
+        BET_DOWN, ONOFF, ODDS, REBET, CLEAR, ROLL, CASHOUT, HELP) newly pressed,
         debounced (50 ms polling debouncer): each press reported once.
     held() -> int mask of held buttons (bit = code). Names: hal.buttons.names.
     busy() -> int mask of keys whose change the debouncer has not accepted yet

@@ -13,7 +13,7 @@ BET_UP = const(3)
 BET_DOWN = const(4)
 ONOFF = const(5)
 ODDS = const(6)
-REPEAT = const(7)
+REBET = const(7)
 CLEAR = const(8)
 ROLL = const(9)
 CASHOUT = const(10)
@@ -40,7 +40,7 @@ names = {
     BET_DOWN: "BET_DOWN",
     ONOFF: "ONOFF",
     ODDS: "ODDS",
-    REPEAT: "REPEAT",
+    REBET: "REBET",
     CLEAR: "CLEAR",
     ROLL: "ROLL",
     CASHOUT: "CASHOUT",

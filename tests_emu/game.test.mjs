@@ -41,6 +41,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
   });
 
   it('takes a pass line bet by button', async () => {
+    await c.board.press(BUTTON.BET_DOWN); // no bet yet: the stake goes down to $1
     await c.board.press(BUTTON.BET_UP);
     await c.board.press(BUTTON.BET_UP);
     const s = text();

@@ -72,6 +72,7 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
     const c = await cabinet({ seed: 11, flashTiming: FLASH_TIMING });
     assert.ok(await c.board.insert(20));
     await c.runFor(3000);
+    await c.board.press(BUTTON.BET_DOWN); // no bet yet: the stake goes down to $1
     await c.board.press(BUTTON.BET_UP);
     await c.runFor(300);
     const st = await c.status();

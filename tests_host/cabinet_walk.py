@@ -20,6 +20,7 @@ and every screen drawn (each new one, not only the last) fits the display.
 from hal import buttons as B
 from hal.mock.board import Board
 from firmware.cabinet.drive import Driver
+from firmware.cabinet.stakes import CHIPS
 from firmware.rules.table import WIN, LOSE
 from firmware.rules import wagers as W
 from firmware.rules import reasons as R
@@ -158,10 +159,12 @@ class Walk:
         return bets[arg % len(bets)] if bets else None
 
     def _chip(self, cents):
-        """CHIP until the chip is `cents` (as the screen shows it)."""
+        """CHIP until the STAKE shown is `cents`: once round the stakes at
+        most (a wager whose stakes, made legal, skip it keeps the last)."""
         p = self.ctl.player
-        for _ in range(8):
-            if getattr(p, "chip", cents) == cents:
+        t = self.store.ledger.table
+        for _ in range(len(CHIPS)):
+            if p.stake(t)[1] == cents:
                 return
             self.d.press(B.CHIP)
 
@@ -210,8 +213,8 @@ class Walk:
                     self.d.press(B.NEXT)
         return keys
 
-    def a_repeat(self, arg):            # the last period's new bets again
-        self.d.press(B.REPEAT)
+    def a_rebet(self, arg):             # the last game's layout again
+        self.d.press(B.REBET)
 
     def a_mybets(self, arg):            # MY BETS: move, then take down / ON-OFF / add
         self.d.press(B.MYBETS)
@@ -290,7 +293,7 @@ _CHIPS = (100, 100, 100, 500, 500, 2500, 10000)   # cents: the small chips most
 # name, weight: mostly what a player does at the buttons
 ACTIONS = (("press", 10), ("select", 4), ("number", 3), ("chip", 3), ("bet", 6),
            ("place", 16), ("down", 3), ("take", 7), ("odds", 3), ("back", 8),
-           ("toggle", 2), ("repeat", 2), ("mybets", 3), ("roll", 14), ("wait", 3),
+           ("toggle", 2), ("rebet", 2), ("mybets", 3), ("roll", 14), ("wait", 3),
            ("bill", 5), ("coin", 1), ("cashout", 2), ("door", 1), ("tilt", 1),
            ("key", 1), ("attendant", 2))
 _TOTAL = sum(w for _n, w in ACTIONS)

@@ -342,7 +342,7 @@ def test_ram_clear_needs_pin_sequence_and_confirm():
     d.press(B.CHIP, B.ODDS)
     d.run(11000)  # too slow: disarms
     assert "done 0/3" in d.text()
-    d.press(B.CHIP, B.ODDS, B.REPEAT)
+    d.press(B.CHIP, B.ODDS, B.REBET)
     assert "ARMED" in d.text()
     d.press(B.ROLL)
     t = d.text()

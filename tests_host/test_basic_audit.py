@@ -125,7 +125,7 @@ def test_basic_audit_ram_clear_needs_pin_and_sequence():
     assert d.on_screen("To arm press:"), d.screen_text()
     d.press("CHIP")
     d.press("ODDS")
-    d.press("REPEAT")
+    d.press("REBET")
     assert d.on_screen("ARMED")
     d.press("ROLL")
     assert d.on_screen("RAM CLEARED"), d.screen_text()

@@ -1,8 +1,11 @@
-"""tools/bench_ux.py runs here on every `tools/test`, so it cannot rot again
-(issue 8 made the chips cents and the bench crashed, 'amount 5 not
-reachable', unseen): every row is played on the cabinet, its count must be
-the "presses" figure of docs/BENCHMARKS.md's table, and the 14-bet row stays under 30 and
-equals the press count of tests_host/ux/fourteen_bets.txt. CPython only."""
+"""tools/bench_ux.py runs here on every `tools/test`, so its figures cannot
+rot: every row (issue 22: each single bet in every profile, the typical bets)
+is searched and played on the cabinet again, must meet its budget and must
+be in docs/BENCHMARKS.md's table (`tools/bench ux --markdown`), and the
+README's short table must
+hold its worst single bet and its typical bets per profile; the table
+profile's typical bets are the press count of
+tests_host/ux/fourteen_bets.txt. CPython only."""
 import os
 import sys
 
@@ -10,17 +13,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench_ux  # noqa: E402
 
-
-def _documented_rows():
-    """{title: presses} from docs/BENCHMARKS.md's press table."""
-    rows = {}
+def _benchmarks_lines():
     with open(os.path.join(ROOT, "docs", "BENCHMARKS.md")) as f:
+        return set(line.rstrip("\n") for line in f)
+
+
+def _readme_table():
+    """{row label: [cells]} of the README's press table."""
+    out = {}
+    with open(os.path.join(ROOT, "README.md")) as f:
         for line in f:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == 3 and cells[1] in ("table", "etg", "casino", "house") \
-                    and cells[2].isdigit():
-                rows[cells[0]] = int(cells[2])
-    return rows
+            if len(cells) == 5 and cells[0].startswith(("most for", "the typical")):
+                out[cells[0].split(" (")[0]] = cells[1:]
+    return out
 
 
 def _script_presses(name):
@@ -37,21 +43,41 @@ def _script_presses(name):
     return n
 
 
-def test_bench_ux_rows_match_the_docs():
-    bench_ux.setup_path([])
-    documented = _documented_rows()
-    assert len(documented) >= len(bench_ux.ROWS)
-    for title, profile, bets, setup in bench_ux.ROWS:
-        got = bench_ux.run_row(profile, bets, setup)
-        assert title in documented, title
-        assert got == documented[title], (title, got, documented[title])
-        if title.startswith("14 one-credit"):
-            assert got < 30
-            assert got == _script_presses("fourteen_bets.txt")
+def test_bench_ux_rows_meet_budgets_and_match_the_docs():
+    profiles = ("table", "etg", "casino", "house")
+    rows = bench_ux.rows(profiles)
+    assert len(rows) >= 4 * 15
+    for n, profile, title, budget, _ in rows:
+        assert n <= budget, (n, profile, title, budget)
+    # docs/BENCHMARKS.md holds the bench's table (--markdown): every row, every cell
+    docs = _benchmarks_lines()
+    table = bench_ux.markdown(rows, profiles).split("\n")
+    assert len(table) == 2 + len(bench_ux.SINGLES) + 1
+    for line in table:
+        assert line in docs, line
+    readme = _readme_table()
+    for i, profile in enumerate(profiles):
+        mine = [r for r in rows if r[1] == profile]
+        worst = max(r[0] for r in mine if r[3] == bench_ux.SINGLE_BUDGET)
+        typical = [r for r in mine if r[3] == bench_ux.TYPICAL_BUDGET][0]
+        assert readme["most for any of issue 22's single bets"][i] == "%d" % worst
+        assert readme["the typical bets"][i] == "%d (%s bets)" % (typical[0],
+                                                                 typical[2].split()[0])
+    typical = [r for r in rows if r[1] == "table" and r[3] == bench_ux.TYPICAL_BUDGET]
+    assert typical[0][0] == _script_presses("fourteen_bets.txt")
 
 
-def test_bench_ux_amounts_are_dollars_at_any_unit():
-    # 5 dollars is five $1 chips or one $5 chip, in cents or in whole dollars
-    for chips in ((100, 500, 2500, 10000), (1, 5, 25, 100)):
-        assert bench_ux.find_amount(chips, 0, 5 * chips[0]) == ["CHIP", "ADD"]
-        assert bench_ux.find_amount(chips, 0, 6 * chips[0]) == ["ADD", "CHIP", "ADD"]
+def test_search_finds_the_fewest_presses():
+    # from a fresh etg screen: $6 place 6 is NUMBER, the 6 key, +; $1 hop
+    # 3-4 is NUMBER, the third and fourth keys (die faces), +
+    from hal import buttons as B
+    from firmware.rules import wagers as W
+    for kind, number, cents, path in ((W.PLACE, 6, 600, [B.NUMBER, B.PLACE, B.BET_UP]),
+                                      (W.HOP, 34, 100, [B.NUMBER, B.PLACE, B.HARD,
+                                                        B.BET_UP])):
+        cab = bench_ux.Cabinet("etg")
+        p, t = bench_ux._copy(cab.ctl.player, cab.table)
+        got = bench_ux.search(p, t, cab.ctl.store.ledger.recall, {(kind, number): cents})
+        assert len(got) == len(path), [B.names[c] for c in got]
+        cab.press(path)
+        assert cab.bets() == {(kind, number): cents}

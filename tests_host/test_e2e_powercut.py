@@ -17,10 +17,10 @@ from firmware.cabinet.drive import Driver
 from test_e2e_session import make, check
 
 SESSION = (
-    "bill 20", "press CHIP", "press BET_UP", "press PROPS", "press BET_UP",
+    "bill 20", "press BET_UP", "press PROPS", "press BET_UP",
     "roll", "wait 3000", "press LINE", "press BET_UP", "coin 2", "roll",
     "cocked 1000", "press BET_UP", "press ROLL", "wait 9000", "cocked 0", "result", "door", "wait 2000",
-    "door", "press REPEAT", "roll", "wait 2000", "press CASHOUT", "bill 5",
+    "door", "press REBET", "roll", "wait 2000", "press CASHOUT", "bill 5",
     "press BET_UP", "result", "wait 4000",
 )
 _MONEY = ("total_in", "total_out", "wagered", "won", "returned", "vig", "games",

@@ -123,8 +123,7 @@ def test_money_bet_roll_cashout_ticket():
     assert led.table.credits == 2000          # cents
     assert led.meters.get("bills_20") == 1
     assert d.on_screen("CR 20.00")
-    d.press("CHIP")             # chip 5
-    d.press("BET_UP")           # pass line 5
+    d.press("BET_UP")           # pass line: the stake starts at $5
     assert led.table.find(W.PASS) is not None
     assert d.on_screen("ON 5.00")
     assert d.roll()
@@ -187,18 +186,23 @@ def test_buttons_select_odds_onoff_repeat_clear():
     assert d.ctl.player.sel == (W.PLACE, 6)
     assert d.on_screen("Place 6")
     assert d.on_screen("7:6")
-    d.press("CHIP")                            # 5
-    d.press("BET_UP")
-    d.press("CHIP")                            # 25 : 30 is not a multiple? table profile multiple 1
-    d.press("CHIP")                            # 100
-    d.press("CHIP")                            # back to 1
+    assert d.on_screen("STAKE $6 ")           # place 6: the $5 chip made whole-paying
     d.press("BET_UP")
     assert led.table.find(W.PLACE, 6)[2] == 600
+    d.press("CHIP")                            # $25 chip: $24 on the 6
+    assert d.on_screen("STAKE $24")
+    d.press("NUMBER")
+    d.press("CHIP")                            # NUMBER then CHIP: back down
+    assert d.on_screen("STAKE $6 ")
     w0 = led.table.working(led.table.find(W.PLACE, 6))   # off on the come-out
     d.press("ONOFF")
     assert led.table.working(led.table.find(W.PLACE, 6)) != w0
     d.press("ONOFF")
-    d.press("BET_DOWN")
+    d.press("BET_DOWN")                        # takes the stake off: nothing left
+    assert led.table.find(W.PLACE, 6) is None
+    d.press("BET_DOWN")                        # no bet: a smaller stake, $1
+    assert d.on_screen("STAKE $1 ")
+    d.press("BET_UP", 5)
     assert led.table.find(W.PLACE, 6)[2] == 500
     d.press("CLEAR")
     assert not led.table.bets
@@ -228,7 +232,7 @@ def test_buttons_select_odds_onoff_repeat_clear():
     d.press("ODDS")
     assert led.table.find(W.PASS_ODDS, led.table.point) is not None
     d.wait_result()
-    d.press("REPEAT")
+    d.press("REBET")
     check(d, sh)
 
 
@@ -335,7 +339,7 @@ def test_door_open_suspends_and_holds_roll():
     d.run(300)
     assert led.door_open and d.on_screen("DOOR OPEN") and b.money.inhibited
     d.press("BET_UP")
-    assert led.table.on_table() == 100
+    assert led.table.on_table() == 500   # one press: the $5 stake
     d.run(20000)
     assert d.ctl.game.rolls == 0 and d.ctl.game.state == G.BETTING
     b.door.set(0)
@@ -385,7 +389,7 @@ def test_audit_key_waits_for_roll_end():
     assert d.ctl.game.rolls == 1 and d.ctl.audit_mode
     assert b.money.inhibited
     d.press("BET_UP")                    # goes to the menu, not the table
-    assert led.table.on_table() == 100
+    assert led.table.on_table() == 500   # one press: the $5 stake
     rolls = d.ctl.game.rolls
     d.run(30000)
     assert d.ctl.game.rolls == rolls     # no roll while in audit
@@ -502,10 +506,11 @@ def test_profile_etg_screens():
     led = d.ctl.store.ledger
     assert led.config["profile"] == "etg"
     d.bill(20)
-    d.press("BET_UP")              # pass min 3 in 002
-    assert d.on_screen("Below the")
-    d.press("CHIP")
+    d.press("BET_DOWN")            # no bet: the stake goes down to $1
+    assert d.on_screen("STAKE $3")  # but a first pass bet is at least 002's $3
     d.press("BET_UP")
+    assert led.table.find(W.PASS)[2] == 300
+    d.press("BET_UP", 2)           # then $1 a press
     assert led.table.find(W.PASS)[2] == 500
     check(d)
 
@@ -539,7 +544,6 @@ def test_sounds_last_call_no_more_bets_win_seven_out():
     b, d = make(seed=5, timer=15)
     bz = b.buzzer
     d.bill(20)
-    d.press("CHIP")
     d.press("BET_UP")                   # pass 5
     g = d.ctl.game
     assert d.until(lambda: g.countdown_s() == 6)
@@ -565,8 +569,7 @@ def test_sounds_last_call_no_more_bets_win_seven_out():
 def test_result_screen_draws_big_total_and_net():
     b, d = make(seed=5)
     d.bill(20)
-    d.press("CHIP")
-    d.press("BET_UP")
+    d.press("BET_UP")                   # pass 5
     b.dome.forced.append((5, 6))        # 11: pass wins
     d.press("ROLL")
     g = d.ctl.game
@@ -595,7 +598,7 @@ def test_an_exception_in_a_player_action_is_a_refusal():
     st = d.ctl.store
     led = st.ledger
     d.bill(20)
-    d.press("BET_UP")                            # pass line $1
+    d.press("BET_UP")                            # pass line $5
     table = led.table.encode()
     meters = _meters(led)
     events = led.events.total
@@ -610,7 +613,7 @@ def test_an_exception_in_a_player_action_is_a_refusal():
     Table.place = broken
     try:
         d.press("PROPS")
-        d.press("BET_UP")                        # field $1: the engine raises
+        d.press("BET_UP")                        # field $5: the engine raises
     finally:
         Table.place = real
     assert calls == [W.FIELD]

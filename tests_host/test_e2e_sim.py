@@ -16,7 +16,6 @@ SIM = os.path.join(ROOT, "tools", "sim")
 SCRIPT = """# money in, bets, roll (a 7: the pass bet is decided, cashout may go), cashout
 bill 20
 expect CR 20.00
-press CHIP
 press BET_UP
 expect ON 5.00
 press PROPS

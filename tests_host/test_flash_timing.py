@@ -189,7 +189,7 @@ def test_ram_clear_of_a_critical_journal_is_split_across_loop_passes():
                 d.press("NEXT")
             d.press("ROLL")
         _enter_pin(d, PIN.DEFAULT_PIN)
-        for key in ("CHIP", "ODDS", "REPEAT"):
+        for key in ("CHIP", "ODDS", "REBET"):
             d.press(key)
         assert d.on_screen("ARMED"), d.screen_text()
         busy = b.flash.busy_us

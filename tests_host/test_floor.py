@@ -33,7 +33,7 @@ def test_ram_clear_locks_play_until_a_new_pin():
     assert number != printed
     d.enter("RAM clear (PIN)")
     d.pin(PIN.DEFAULT_PIN)
-    d.press(B.CHIP, B.ODDS, B.REPEAT)
+    d.press(B.CHIP, B.ODDS, B.REBET)
     d.press(B.ROLL)
     assert "PLAY LOCKED:" in d.text()
     led = s.ledger

@@ -122,7 +122,7 @@ def test_buttons_raw_bounce_through_board():
 
 def test_button_names_complete():
     # (12 -> 20 buttons: the six group keys, NUMBER and MYBETS were added)
-    codes = (B.NEXT, B.PREV, B.CHIP, B.BET_UP, B.BET_DOWN, B.ONOFF, B.ODDS, B.REPEAT,
+    codes = (B.NEXT, B.PREV, B.CHIP, B.BET_UP, B.BET_DOWN, B.ONOFF, B.ODDS, B.REBET,
              B.CLEAR, B.ROLL, B.CASHOUT, B.HELP, B.LINE, B.COME, B.PLACE, B.HARD,
              B.PROPS, B.BONUS, B.NUMBER, B.MYBETS)
     assert len(set(codes)) == B.COUNT == 20

@@ -4,7 +4,7 @@ result, a bet "OFF 6.0", MY BETS "Hardway8 OF 1.00").
 
 Every screen that shows an amount is built for amounts from 0.01 to
 99,999.99: credits, the bets' total, one bet, a win or a loss, a handpay, a
-refused REPEAT bet. The exact amount must be on it whole, as dollars.cents
+refused REBET bet. The exact amount must be on it whole, as dollars.cents
 or (no cents only) "$N", as a word of its own; every line fits 16
 characters, a line with 2x/3x digits is drawn by render.draw_line into a
 frame buffer twice the display's width and must leave every pixel right of
@@ -24,6 +24,7 @@ from firmware.cabinet.drive import Driver
 from firmware.cabinet import screens as S
 from firmware.cabinet import stopped as ST
 from firmware.cabinet import player as PL
+from firmware.cabinet import rebet
 from firmware import fmt
 from screen_fit import fits
 
@@ -133,7 +134,7 @@ def sweep(full=False):
             led.lock, led.lock_arg = L.LK_HANDPAY, a
             check(ST.lock_screen(led), m, "handpay")
             led.lock, led.lock_arg = saved[4], saved[5]
-            check(pages.repeat_notice(0, [(W.PLACE, 6, a, R.NO_CREDITS)]), m, "repeat")
+            check(rebet.notice(0, [(W.PLACE, 6, a, R.NO_CREDITS)], table), m, "rebet")
             ctl.game.last_faces = (3, 4)
             table.credits = a
             led.last_game = [(W.PASS, 0, 100, WIN, 100, 0, 0, 1)]

@@ -12,8 +12,6 @@ from firmware.cabinet import player as nav  # the navigation lives in player.py
 from firmware.cabinet import player as PL
 
 NAV_KEYS = B.GROUP_KEYS + (B.NEXT, B.PREV, B.NUMBER)
-
-
 class _Ledger:
     def __init__(self, table):
         self.table = table
@@ -31,6 +29,7 @@ class _Ctl:
 
 def _press(player, ctl, state, code):
     player.sel, player.armed_until, player.die = state
+    player.picked = True  # a selection the player made (not the power-up one)
     player.page = PL.BETTING
     player.on_button(code, ctl, 1000)
     armed = player.armed_until if player.armed(1000) else None
@@ -119,13 +118,55 @@ def test_selection_stays_valid_and_pick_refuses_missing_numbers():
         assert p.sel[0] in prof["offered"] and p.sel[1] in nav.numbers(p.sel[0], t), p.sel
     p.sel = (W.HARD, 4)
     p.on_button(B.NUMBER, ctl, 0)
-    text = p.on_button(B.COME, ctl, 0)   # key 5: no hard 5
-    assert text.startswith("NO Hardway") and p.sel == (W.HARD, 4)
+    p.on_button(B.COME, ctl, 0)          # key 5: no hard 5, the place 5
+    assert p.sel == (W.PLACE, 5)
     p.on_button(B.NUMBER, ctl, 0)
-    p.on_button(B.HARD, ctl, 0)          # key 8
+    p.on_button(B.HARD, ctl, 0)          # key 8: place 8 (a place bet takes it)
+    assert p.sel == (W.PLACE, 8)
+    p.on_button(B.HARD, ctl, 0)
+    p.on_button(B.NUMBER, ctl, 0)
+    p.on_button(B.HARD, ctl, 0)          # key 8 on a hardway
     assert p.sel == (W.HARD, 8)
     text = p.on_button(B.BONUS, ctl, 0)  # table profile: no bonus bets
     assert "NO BONUS" in text and p.sel == (W.HARD, 8)
+
+
+def test_first_line_press_selects_the_pass_line():
+    # issue 22: at power-up Pass Line is selected but not by the player; LINE
+    # stepped on to Don't Pass. The first group key selects its first wager.
+    for name in P.NAMES:
+        t = Table(P.get(name))
+        p = PL.Player()
+        ctl = _Ctl(t)
+        p.on_button(B.LINE, ctl, 0)
+        assert p.sel == (W.PASS, 0), name
+        p.on_button(B.LINE, ctl, 0)
+        assert p.sel == (W.DONT_PASS, 0), name
+
+
+def test_number_key_places_anywhere_and_two_keys_make_a_hop():
+    # NUMBER + a key on a wager without that number: the place bet on it;
+    # a second key within the time: the hop of the two keys' die faces
+    for name in P.NAMES:
+        prof = P.get(name)
+        t = Table(prof)
+        p = PL.Player()
+        ctl = _Ctl(t)
+        p.on_button(B.NUMBER, ctl, 0)
+        p.on_button(B.PLACE, ctl, 0)     # key 6 (third key: die 3)
+        assert p.sel == (W.PLACE, 6), name
+        text = p.on_button(B.HARD, ctl, 0)   # fourth key: die 4
+        if W.HOP in prof["offered"]:
+            assert p.sel == (W.HOP, 34), (name, p.sel)
+        else:                            # no hops: HARD is the hardways again
+            assert p.sel == (W.HARD, 6) and not text, (name, p.sel, text)
+    t = Table(P.get("etg"))
+    p = PL.Player()
+    ctl = _Ctl(t)
+    p.on_button(B.NUMBER, ctl, 0)
+    p.on_button(B.LINE, ctl, 0)
+    text = p.on_button(B.LINE, ctl, 0)   # hop 1-1 is the two bet in 002: not a hop
+    assert text.startswith("NO HOP 1-1") and p.sel == (W.PLACE, 4), (text, p.sel)
 
 
 def test_hop_is_two_die_keys():
@@ -134,8 +175,8 @@ def test_hop_is_two_die_keys():
     p = PL.Player()
     ctl = _Ctl(t)
     p.on_button(B.PROPS, ctl, 0)
-    p.on_button(B.PREV, ctl, 0)          # hop is the last prop
-    assert p.sel[0] == W.HOP
+    while p.sel[0] != W.HOP:             # NEXT through the props to the hop
+        p.on_button(B.NEXT, ctl, 0)
     p.on_button(B.NUMBER, ctl, 0)
     p.on_button(B.HARD, ctl, 0)          # 4th key: die 4
     p.on_button(B.COME, ctl, 0)          # 2nd key: die 2

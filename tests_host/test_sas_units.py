@@ -340,12 +340,12 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     led = d.ctl.store.ledger
     t = led.table
     d.bill(20)
-    d.command("press BET_UP")
+    d.command("press BET_UP")                            # the pass line's $5 stake
     b.dome.rng.face = lambda: 2                          # 2-2: point 4
     d.command("roll")
-    assert t.point == 4 and t.on_table() == 100
+    assert t.point == 4 and t.on_table() == 500
     d.command("press ODDS")
-    odds = t.on_table() - 100
+    odds = t.on_table() - 500
     assert odds > 0
     body = b"\x01\x01"
     c = kermit(body)
@@ -356,7 +356,7 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     d.run(3000)
     assert len(b.printer.tickets) == 1, d.screen_text()
     assert "AMOUNT $%d.00" % ((credits + odds) // 100) in b.printer.tickets[0]
-    assert t.credits == 0 and t.on_table() == 100         # the pass line stays
+    assert t.credits == 0 and t.on_table() == 500         # the pass line stays
     d.command("press ROLL")
     d.run(20000)
     assert t.point == 4 and d.ctl.game.rolls == 1         # still disabled: no roll
@@ -365,7 +365,7 @@ def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     assert _poll(d, body + bytes((c & 0xFF, c >> 8))) == b"\x01"
     b.dome.rng.face = lambda: 2                          # 4 again: the pass line wins
     assert d.roll()
-    assert t.point == 0 and t.credits == 100 and t.on_table() == 100  # paid even money
+    assert t.point == 0 and t.credits == 500 and t.on_table() == 500  # paid even money
     assert led.balance_check() == 0
 
 

@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, "tools", "sim")
 KILLS = 24
 FULL_KILLS = 300
-ROUND = ("bill 20", "press CHIP", "press BET_UP", "coin 3", "press CASHOUT", "wait 200",
+ROUND = ("bill 20", "press BET_UP", "coin 3", "press CASHOUT", "wait 200",
          "bill 5", "coin 1", "press CASHOUT", "wait 100", "bill 10", "wait 50")
 
 

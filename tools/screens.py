@@ -84,22 +84,17 @@ def main(argv):
             break
         d.wait_result()
     d.bill(100)
-    d.press("CHIP")
-    d.press("BET_UP")                  # pass line 5
-    d.press("PLACE")
-    d.press("PLACE")
+    d.press("BET_UP")                  # pass line $5
+    d.press("NUMBER")
     d.press("PLACE")                   # place 6
-    d.press("BET_UP")
-    d.press("CHIP", 3)                 # back to chip 1
-    d.press("BET_UP")                  # $6 on the 6
+    d.press("BET_UP")                  # $6 on the 6 (the stake pays whole)
     d.press("HARD")                    # hard 6 (the number carries over)
     d.press("HARD")                    # hard 8
-    d.press("BET_UP")
+    d.press("BET_UP")                  # $1
     d.press("PROPS")
-    d.press("BET_UP", 2)               # field 2
-    d.press("PLACE")                   # back on place 6
+    d.press("BET_UP")                  # field $5
     d.press("NUMBER")
-    d.press("PLACE")
+    d.press("PLACE")                   # back on place 6
     d.run(200)
     shot("betting")
     d.press("MYBETS")

@@ -974,7 +974,7 @@ class MoneyTest(Screen):
 
 # ---- RAM clear ---------------------------------------------------------------
 class RamClear(Screen):
-    """Arm with CHIP, ODDS, REPEAT (in order, within 10 s), then ROLL to
+    """Arm with CHIP, ODDS, REBET (in order, within 10 s), then ROLL to
     confirm. Meters are printed before and after when the printer is ready."""
 
     def __init__(self, menu):

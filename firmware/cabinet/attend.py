@@ -12,7 +12,7 @@ from firmware import fmt
 from firmware.store import ledger as L
 from firmware.store import records as T
 
-SEQUENCE = (B.CHIP, B.ODDS, B.REPEAT)  # RAM clear arming sequence
+SEQUENCE = (B.CHIP, B.ODDS, B.REBET)  # RAM clear arming sequence
 SEQUENCE_MS = 10000
 
 
@@ -120,7 +120,7 @@ def clear_step(store):
 
 
 class Arming:
-    """The RAM clear's arming: CHIP, ODDS, REPEAT in order within 10 s, then
+    """The RAM clear's arming: CHIP, ODDS, REBET in order within 10 s, then
     ROLL. Any other button, or the 10 s passing, disarms."""
 
     def __init__(self):

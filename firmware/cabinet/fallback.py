@@ -8,7 +8,7 @@ Basic menu (NEXT / PREV change page):
   STATUS     the lockup or ticket in doubt, credits; ROLL x2 reset or
              reprint, BET UP x2 handpay (firmware/cabinet/attend.py)
   METERS     every meter, BET UP / BET DOWN scroll
-  RAM CLEAR  ROLL: PIN; then CHIP, ODDS, REPEAT within 10 s, then ROLL
+  RAM CLEAR  ROLL: PIN; then CHIP, ODDS, REBET within 10 s, then ROLL
 Basic read-out: METERS and STATUS in the full read-out's format, anything
 else "ERR 5 busy"; one reply line in RAM at a time.
 """
@@ -154,7 +154,7 @@ class Fallback:
             return ["RAM CLEAR", "ERASES ALL DATA", "ROLL = PIN"]
         if self.arm.armed():
             return ["RAM CLEAR", "ARMED", "ROLL = CLEAR NOW", "other = disarm"]
-        return ["RAM CLEAR", "To arm press:", "CHIP ODDS", "REPEAT", "done %d/3" % self.arm.step]
+        return ["RAM CLEAR", "To arm press:", "CHIP ODDS", "REBET", "done %d/3" % self.arm.step]
 
 
 class MiniReadout:

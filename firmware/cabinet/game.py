@@ -84,7 +84,6 @@ class Game:
         self.msg = ""               # irregularity / game message (2 lines, '\n')
         self.msg_until = now_ms
         self.changed = True         # screen must be redrawn
-        self.repeat = []            # bets placed in the last period, for REPEAT
         self.rolls = 0              # results committed since start (bench)
         self.cue = 0                # a sound for the controller to play (hal.buzzer)
         self._rng = (now_ms * 2654435761 + 12345) & 0xFFFFFFFF or 1
@@ -222,17 +221,11 @@ class Game:
 
     def _close(self, now_ms, now_s):
         led = self.store.ledger
-        rep = []
-        for b in led.table.bets:
-            if b[5]:
-                rep.append((b[0], b[1], b[5]))
         code = self.store.close(now_s)
         if code != R.OK:
             self._refused(code, now_ms)
             self.remaining_ms = -1
             return
-        if rep:
-            self.repeat = rep
         self.remaining_ms = -1
         if led.table.settled:  # under the aggregate minimum: new bets came back
             self.say("BETS RETURNED\nunder total min", now_ms)

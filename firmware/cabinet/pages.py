@@ -1,7 +1,7 @@
 """What a player uses now and then (firmware.cabinet.player.pages): the
 pages over the betting screen besides help (MY BETS: every bet on the
-layout, take one down or call it ON/OFF; the roll statistics board), the
-REPEAT report, and cashout with bets in play.
+layout, take one down or call it ON/OFF; the roll statistics board) and
+cashout with bets in play.
 """
 from micropython import const
 from hal import buttons as B
@@ -46,7 +46,8 @@ def on_key(p, code, ctl, table):
         cursor_sel(p, table)
         kind, number = p.sel
         if code == B.BET_DOWN:
-            text = p.result(ctl.store.remove(ctl.now_s(), kind, number, 0), "BET TAKEN DOWN")
+            text = p.result(ctl.store.remove(ctl.now_s(), kind, number, 0), table, p.sel,
+                            "BET TAKEN DOWN")
         else:
             text = p.act(code, ctl, table, p.sel)
         cursor_sel(p, table)
@@ -64,18 +65,6 @@ def cursor_sel(p, table):
         p.page_i = n - 1
     b = table.bets[p.page_i]
     p.sel = (b[0], b[1])
-
-
-def repeat_notice(placed, refused):
-    """A full screen: how many went back, then each refused bet and why."""
-    lines = ["REPEAT: %d PLACED" % placed, "NOT PLACED: %d" % len(refused)]
-    for kind, number, amount, code in refused[:2]:
-        m = money(amount)
-        lines.append(fit(name(kind, number, W16 - len(m) - 1), m))
-        a, _, b = PL.split2(R.message(code)).partition("\n")
-        lines.append(a)
-        lines.append(b)
-    return lines
 
 
 def take_down_all(ctl, now, held=False):

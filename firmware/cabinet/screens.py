@@ -215,7 +215,7 @@ def build(ctl, now_ms):
         d1, d2 = game.last_faces or (0, 0)
         return result_screen(ctl, now_ms), (d1, d2, 1), -1
     m = ctl.message(now_ms)
-    if m.count("\n") > 1:  # a full-screen report (REPEAT)
+    if m.count("\n") > 1:  # a full-screen report (REBET)
         return m.split("\n"), None, 0
     p = ctl.player
     if p.page == PL.HELP:
@@ -323,7 +323,9 @@ def betting_screen(ctl, now_ms):
     else:
         line = pair("", "NO BET", "PAYS", pay) or ""   # (never None without keep)
     lines.append(line)
-    lines.append(pair("CHIP", money(p.chip), "PT", "%s" % (table.point or "OFF")))
+    code, stake = p.stake(table)  # what + adds (firmware/cabinet/stakes.py)
+    lines.append(pair("STAKE", "-" if code else money(stake), "PT",
+                      "%s" % (table.point or "OFF")))
     m1, m2 = msg_lines(ctl.message(now_ms))
     if not m1 and not line.endswith(pay):
         m1, m2 = fit("PAYS", pay), history_line(ctl.history)

@@ -1,10 +1,14 @@
 """Why the engine refused an action: stable codes, their names and the
-player's message.
+player's message: the one table of refusal texts.
 
-Codes go to the display, the scenario runner and the event log. A message
-must fit two 16-column display lines: keep each under 32 characters.
+Codes go to the display, the scenario runner and the event log. Each message
+is one whole sentence that word-wraps into the display's two 16-column
+message lines; a refused amount is stated with the rule it broke (RULES,
+filled in by stated()). tests_host/test_placeable.py checks every message,
+and every rule filled in for every wager of every profile.
 """
 from micropython import const
+from firmware import fmt
 
 OK = const(0)
 NOT_OFFERED = const(1)
@@ -57,7 +61,7 @@ MESSAGES = (
     "Not enough credits",
     "Below the table minimum",
     "Above the table maximum",
-    "Amount must be in even units",
+    "Not in this bet's steps",
     "Only before the point is set",
     "Only after a point is set",
     "Needs its line bet first",
@@ -67,11 +71,11 @@ MESSAGES = (
     "No such bet on the table",
     "Take the odds down first",
     "Cannot bet both sides",
-    "Max proposition payoff",
+    "Over the top payoff allowed",
     "Only after a 7 or first roll",
     "Only for a new shooter",
     "Cannot turn this bet on/off",
-    "Bets under aggregate minimum",
+    "Bets under the total minimum",
     "Dice must be two faces 1-6",
     "Unknown bet",
     "No credits to cash out",
@@ -89,3 +93,29 @@ def code_name(code):
 
 def message(code):
     return MESSAGES[code] if 0 <= code < _COUNT else "Refused"
+
+
+# A refused amount with the rule it broke, the wager named: (code, the
+# figure's index in Table.stake()'s (code, least, unit, most), sentence).
+RULES = (
+    (BELOW_MIN, 1, "%s: min %s"),
+    (NOT_MULTIPLE, 2, "%s: %s steps"),
+    (ABOVE_MAX, 3, "%s: max %s"),
+    (ODDS_LIMIT, 3, "%s: max %s"),
+    (MAX_PAYOFF, 3, "%s: max %s"),
+)
+
+
+def dollars(amount):
+    """A stake or limit in cents as a rule states it: '$4', '$4.50'."""
+    return "$%d" % (amount // 100) if amount % 100 == 0 else "$" + fmt(amount)
+
+
+def stated(code, name, rule):
+    """A refused amount as the rule it broke, e.g. 'Horn: $4 steps': `name`
+    names the wager, `rule` is Table.stake()'s (code, least, unit, most).
+    The code's message when it is not about the amount."""
+    for c, i, text in RULES:
+        if c == code:
+            return text % (name, dollars(rule[i]))
+    return message(code)

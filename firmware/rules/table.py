@@ -165,7 +165,7 @@ class Table:
         why = R.ABOVE_MAX
         if checks & _ODDS:
             odd = _odds_step(self.p, kind, number)
-            unit = unit * odd // _gcd(unit, odd)
+            unit = unit * odd // gcd(unit, odd)
             cap = self._odds_cap(kind, number)
             if cap is not None and cap < most:
                 most, why = cap, R.ODDS_LIMIT
@@ -684,10 +684,12 @@ def _odds_step(profile, kind, number):
     if not profile["exact_odds"]:
         return 1
     n, d = _odds_ratio(kind, number)
-    return d // _gcd(n, d)
+    return d // gcd(n, d)
 
 
-def _gcd(a, b):
+def gcd(a, b):
+    """Greatest common divisor: stake units and pay denominators (the
+    player station's stakes too)."""
     while b:
         a, b = b, a % b
     return a

@@ -18,7 +18,7 @@ KEYMAP = {
     "-": ("b", B.BET_DOWN), "DOWN": ("b", B.BET_DOWN),
     "o": ("b", B.ONOFF),
     "d": ("b", B.ODDS),
-    "r": ("b", B.REPEAT),
+    "r": ("b", B.REBET),
     "x": ("b", B.CLEAR),
     " ": ("b", B.ROLL),
     "q": ("b", B.CASHOUT),
@@ -56,8 +56,10 @@ except ImportError:  # MicroPython unix
 # the player's keys, then the cabinet's (money, switches, devices); SIDE_KEYS
 # is the second in short, for the column beside the simulator's picture
 PLAYER_KEYS = ("keys: groups l LINE(4) e COME(5) a PLACE(6) w HARD(8) f PROPS(9) b BONUS(10), "
-               "u NUMBER then a group key, n/p or arrows NEXT/PREV, c CHIP, +/- BET, o ONOFF, "
-               "d ODDS, y MYBETS, r REPEAT, x CLEAR, space ROLL, q CASHOUT, h HELP")
+               "u NUMBER then a group key (its box number; a second key: a hop), "
+               "n/p or arrows NEXT/PREV, + add the STAKE shown, - take one off (no bet: "
+               "smaller stake), c CHIP bigger stake (u then c: smaller), d ODDS, o ONOFF, "
+               "y MYBETS, r REBET, x CLEAR, space ROLL, q CASHOUT, h HELP")
 CABINET_KEYS = ("1/5/0/2 bill $1/$5/$10/$20, m coin, "
                 "k key, D door, L logic door, S cash box door, t tilt, P paper out, "
                 "F printer fault, M motor failure")
