@@ -1,10 +1,8 @@
 """tools/bench_ux.py runs here on every `tools/test`, so its figures cannot
 rot: every row (issue 22: each single bet in every profile, the typical bets)
 is searched and played on the cabinet again, must meet its budget and must
-be in docs/BENCHMARKS.md's table (`tools/bench ux --markdown`), and the
-README's short table must
-hold its worst single bet and its typical bets per profile; the table
-profile's typical bets are the press count of
+be in the table (`tools/bench ux --markdown`) of docs/BENCHMARKS.md and of
+the README; the table profile's typical bets are the press count of
 tests_host/ux/fourteen_bets.txt. CPython only."""
 import os
 import sys
@@ -13,20 +11,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench_ux  # noqa: E402
 
-def _benchmarks_lines():
-    with open(os.path.join(ROOT, "docs", "BENCHMARKS.md")) as f:
+
+def _lines(*path):
+    with open(os.path.join(ROOT, *path)) as f:
         return set(line.rstrip("\n") for line in f)
-
-
-def _readme_table():
-    """{row label: [cells]} of the README's press table."""
-    out = {}
-    with open(os.path.join(ROOT, "README.md")) as f:
-        for line in f:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == 5 and cells[0].startswith(("most for", "the typical")):
-                out[cells[0].split(" (")[0]] = cells[1:]
-    return out
 
 
 def _script_presses(name):
@@ -49,20 +37,14 @@ def test_bench_ux_rows_meet_budgets_and_match_the_docs():
     assert len(rows) >= 4 * 15
     for n, profile, title, budget, _ in rows:
         assert n <= budget, (n, profile, title, budget)
-    # docs/BENCHMARKS.md holds the bench's table (--markdown): every row, every cell
-    docs = _benchmarks_lines()
+    # docs/BENCHMARKS.md and the README hold the bench's table (--markdown):
+    # every row, every cell
     table = bench_ux.markdown(rows, profiles).split("\n")
     assert len(table) == 2 + len(bench_ux.SINGLES) + 1
-    for line in table:
-        assert line in docs, line
-    readme = _readme_table()
-    for i, profile in enumerate(profiles):
-        mine = [r for r in rows if r[1] == profile]
-        worst = max(r[0] for r in mine if r[3] == bench_ux.SINGLE_BUDGET)
-        typical = [r for r in mine if r[3] == bench_ux.TYPICAL_BUDGET][0]
-        assert readme["most for any of issue 22's single bets"][i] == "%d" % worst
-        assert readme["the typical bets"][i] == "%d (%s bets)" % (typical[0],
-                                                                 typical[2].split()[0])
+    for doc in (("docs", "BENCHMARKS.md"), ("README.md",)):
+        lines = _lines(*doc)
+        for line in table:
+            assert line in lines, (doc, line)
     typical = [r for r in rows if r[1] == "table" and r[3] == bench_ux.TYPICAL_BUDGET]
     assert typical[0][0] == _script_presses("fourteen_bets.txt")
 
