@@ -154,6 +154,12 @@ def test_help_starts_with_the_selected_wager_and_the_keys():
                 assert page[0] == PT.label(k, num) and page[6].endswith(" 1/%d" % n), page
                 assert page[1].endswith(PT.pays(prof, k, num))
                 lo, hi, _ = prof["limits"][k]
+                # 003's odds laid on 5, 6, 8, 9 are $3 steps (5:6 and 2:3 in whole cents)
+                steps = 300 if name == "casino" and k in (W.DONT_PASS_ODDS, W.DONT_COME_ODDS) \
+                    and num in (5, 6, 8, 9) else 0
+                if steps:
+                    lo += -lo % steps
+                    assert page[2] == "MIN $%d  STEPS $3" % (lo // 100), page
                 assert page[2].startswith("MIN $%d" % (lo // 100)), page
                 assert ("MAX $%d" % (hi // 100) in page[2]) if hi else \
                     page[3].startswith("MAX ") and ("X LINE BET" in page[3] or "TABLE" in page[3])

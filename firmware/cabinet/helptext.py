@@ -4,6 +4,7 @@ wager's pay. The footer names the real keys."""
 from firmware import fmt
 from firmware.rules import wagers as W
 from firmware.rules import pays as P
+from firmware.rules.table import odds_step, gcd
 from firmware.cabinet.paytext import ratio, pays, label
 
 FOOTER = "NEXT HELP=CLOSE"
@@ -123,13 +124,19 @@ def wager_page(profile, kind, number, pages):
     (an odds bet's maximum is its multiple of the line bet), the keys that
     stake it. `pages`: the help's page count, for the title."""
     lo, hi, step = profile["limits"][kind]
+    if kind in W.ODDS_BASE and number:
+        # odds that must pay whole cents take their own step (003: $3 laid on 6)
+        odd = odds_step(profile, kind, number)
+        step = step * odd // gcd(step, odd)
+        lo += -lo % step
     least = "MIN " + _dollars(lo)
     mult = profile.get("odds_mult")
     if hi:
         limits = [_fit(least, "MAX " + _dollars(hi)),
                   "IN STEPS OF " + _dollars(step) if step > 100 else ""]
     elif mult and number in mult:
-        limits = [least, "MAX %dX LINE BET" % mult[number]]
+        limits = [_fit(least, "STEPS " + _dollars(step)) if step > 100 else least,
+                  "MAX %dX LINE BET" % mult[number]]
     else:
         limits = [least, "MAX: TABLE MAX"]
     lines = [label(kind, number), _fit("PAYS", pays(profile, kind, number))] + limits + \

@@ -164,7 +164,7 @@ class Table:
         most = most or MAX_CREDITS
         why = R.ABOVE_MAX
         if checks & _ODDS:
-            odd = _odds_step(self.p, kind, number)
+            odd = odds_step(self.p, kind, number)
             unit = unit * odd // gcd(unit, odd)
             cap = self._odds_cap(kind, number)
             if cap is not None and cap < most:
@@ -241,7 +241,7 @@ class Table:
         vig = 0
         if checks > _PHASE:
             if checks & _ODDS:
-                if total % _odds_step(self.p, kind, number):
+                if total % odds_step(self.p, kind, number):
                     return R.NOT_MULTIPLE
                 cap = self._odds_cap(kind, number)
                 if cap is not None and total > cap:
@@ -677,7 +677,7 @@ def _hear():
     return out
 
 
-def _odds_step(profile, kind, number):
+def odds_step(profile, kind, number):
     """Cents an odds bet must be a multiple of so its true-odds pay is whole
     cents (003, which rounds pays up: 2:3 and 5:6 take multiples of 3 and 6
     cents, so $3 steps in whole dollars); 1 where pays round down."""
