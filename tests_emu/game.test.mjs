@@ -84,7 +84,7 @@ describe('a game on the emulated Pico', { skip: why ?? false }, () => {
   });
 
   it('reads the meters over the technician UART with tools/meters', async () => {
-    const r = await c.tool([path.join(ROOT, 'tools', 'meters'), '--tcp', '{tcp}', '--json', '--events', '5']);
+    const r = await c.tool([path.join(ROOT, 'tools', 'meters'), '--tcp', '{tcp}', '--json', '--events', '5', '--timeout', '120']);
     assert.equal(r.code, 0, r.stderr);
     const rep = JSON.parse(r.stdout);
     const m = Object.fromEntries(rep.meters.map((x) => [x.key, x.value]));

@@ -10,11 +10,16 @@
 // from memory (opts.flashBytes) and a PRIMASK watch (opts.watchIrqOff) that records the
 // longest interrupts-off window. Fixed: a run could spin forever when a deadline in float ms
 // was missed by a rounding step; a lost Ctrl-A when entering the raw REPL.
+// Chip time (chiptime.mjs, on unless opts.chipTime === false): the XIP cache's miss stalls are
+// charged to the emulated clock and the I2C/SPI/UART blocks take their bus time, so emulated
+// time reads as a real Pico's; `chip` counts what the model added, `busyNs` the time the core
+// ran (not asleep in WFI/WFE) and `feeds` the watchdog's feeds and their longest gap.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BasePeripheral, ConsoleLogger, GPIOPinState, LogLevel, RP2040, USBCDC } from 'rp2040js';
 import { decodeBlock } from 'uf2';
+import { XipCache, timeBuses } from './chiptime.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // Wall-clock guard against a hung emulator only: every wait is bounded in emulated time,
@@ -292,30 +297,12 @@ class VregChipReset extends BasePeripheral {
   }
 }
 
-// rp2040js' PL011 re-asserts TXINTR on every interrupt check, so once MicroPython's
-// machine.UART enables TXIM the UART IRQ never clears (interrupt storm). A PL011 raises TX
-// on the FIFO draining through its trigger level; here every byte leaves at once, so raise
-// it after each DR write and let ICR clear it.
-function patchUart(uart) {
-  const TXINTR = 1 << 5;
-  uart.checkInterrupts = function () {
-    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
-  };
-  const write = uart.writeUint32.bind(uart);
-  uart.writeUint32 = (off, v) => {
-    write(off, v);
-    if (off === 0) {
-      uart.interruptStatus |= TXINTR;
-      uart.checkInterrupts();
-    }
-  };
-}
-
 export function installFlashModel(mcu) {
   const flash = new SpiNorFlash(mcu.flash);
   const ssi = new FlashSSI(mcu, flash);
   mcu.peripherals[0x18000] = ssi;
   mcu.peripherals[0x40018] = new IoQspi(mcu, ssi);
+  flash.ssi = ssi;
   return flash;
 }
 
@@ -356,6 +343,9 @@ export class Pico {
     this.uartOut = [[], []];
     this.resets = 0;
     this.instructions = 0;
+    this.busyNs = 0; // time the core executed (the rest it slept in WFI/WFE)
+    // what the chip-time model added: XIP miss stalls (charged to the clock) and bus time
+    this.chip = { on: opts.chipTime ?? process.env.EMU_CHIPTIME !== '0', stallNs: 0, misses: 0, hits: 0, i2cNs: 0, spiNs: 0, uartNs: 0 };
     this.boot();
   }
 
@@ -410,12 +400,13 @@ export class Pico {
       this.resetPending = true;
     };
     for (let n = 0; n < 2; n++) {
-      patchUart(mcu.uart[n]);
       mcu.uart[n].onByte = (b) => {
         this.uartOut[n].push(b);
         this.opts.onUart?.(n, b);
       };
     }
+    this.installChipTime(mcu);
+    this.installFeedWatch(mcu);
     // USB host side: enumerate the CDC ACM device, NAK OUT transfers until we have data.
     this.inQueue = [];
     this.pendingRead = 0;
@@ -444,6 +435,50 @@ export class Pico {
     // Real power-on path: bootrom -> reads boot2 over SSI (our flash model) -> CRC check -> boot2 -> app.
     mcu.core.reset();
     this.opts.onBoot?.(mcu); // device models re-attach to the new chip
+  }
+
+  /** The chip-time model on this (new) chip: the XIP cache on the core's reads, timed buses. */
+  installChipTime(mcu) {
+    this.xip = null;
+    this.uartIn = null;
+    if (!this.chip.on) return;
+    this.xip = new XipCache(mcu, this.flash.ssi);
+    this.xip.install();
+    this.xipBase = { stallNs: this.chip.stallNs, misses: this.chip.misses, hits: this.chip.hits };
+    this.uartIn = timeBuses(mcu, this.chip).uart;
+  }
+  noteXip() {
+    const { xip, xipBase: b, chip } = this;
+    chip.stallNs = b.stallNs + xip.stallCycles * NS_PER_CYCLE;
+    chip.misses = b.misses + xip.misses;
+    chip.hits = b.hits + xip.hits;
+  }
+  /** The model's share of emulated time so far (ns): XIP stalls plus bus time. */
+  get modelNs() {
+    const c = this.chip;
+    return c.stallNs + c.i2cNs + c.spiNs + c.uartNs;
+  }
+
+  /** Watchdog feeds (writes to LOAD) on this chip: count and the longest gap between two. */
+  installFeedWatch(mcu) {
+    const wd = mcu.watchdog;
+    const f = (this.feeds = this.feeds ?? { count: 0, maxGapNs: 0, maxGapRawNs: 0, maxGapAt: 0 });
+    f.last = null; // a reset starts over
+    const write = wd.writeUint32.bind(wd);
+    wd.writeUint32 = (off, v) => {
+      write(off, v);
+      if (off !== 0x04) return;
+      const t = this.nanosBase + mcu.clock.nanos;
+      const model = this.modelNs;
+      if (f.last !== null && t - f.last > f.maxGapNs) {
+        f.maxGapNs = t - f.last;
+        f.maxGapRawNs = f.maxGapNs - (model - f.lastModel);
+        f.maxGapAt = t / 1e6;
+      }
+      f.last = t;
+      f.lastModel = model;
+      f.count++;
+    };
   }
 
   feedUsb() {
@@ -530,6 +565,7 @@ export class Pico {
     let i = 0;
     let state = 'ran';
     const watch = !!this.opts.watchIrqOff;
+    const xip = this.xip;
     if (this.cutPending) return 'cut';
     for (; i < maxInstr && clock.nanos < until; i++) {
       const pioOn = !pio0.stopped || !pio1.stopped;
@@ -547,7 +583,9 @@ export class Pico {
         }
         clock.tick(Math.min(dn, until - clock.nanos));
       } else {
-        clock.tick(core.executeInstruction() * NS_PER_CYCLE);
+        const ns = (core.executeInstruction() + (xip ? xip.take() : 0)) * NS_PER_CYCLE;
+        this.busyNs += ns;
+        clock.tick(ns);
       }
       if (pioOn && clock.nanos >= this.pioNext) this.pioNext = this.pioCatchUp(clock.nanos);
       if (watch && core.PM !== this.irqOff) this.notePrimask(core.PM, clock.nanos);
@@ -555,6 +593,7 @@ export class Pico {
     }
     this.instructions += i;
     this.lastNanos = clock.nanos;
+    if (xip) this.noteXip();
     this.feedUsb();
     if (this.cutPending) return 'cut';
     if (this.resetPending) {
@@ -733,7 +772,8 @@ export class Pico {
   /** Feed bytes into UARTn RX. */
   uartWrite(n, data) {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    for (const b of bytes) this.mcu.uart[n].feedByte(b);
+    if (this.uartIn) this.uartIn[n].send(bytes);
+    else for (const b of bytes) this.mcu.uart[n].feedByte(b);
   }
   uartRead(n) {
     const s = Buffer.from(this.uartOut[n]);

@@ -35,15 +35,17 @@ class Link:
 
     def __init__(self):
         self._rx = b""
+        self.timeout = TIMEOUT_S  # per reply (--timeout: a slow link, an emulated cabinet)
 
-    def request(self, command, timeout=TIMEOUT_S):
+    def request(self, command, timeout=None):
         """(first line, [data lines]) of one reply; raises ProtocolError on ERR."""
         status, lines = self.exchange(command, timeout)
         if not status.startswith("OK"):
             raise ProtocolError("%s -> %s" % (command, status))
         return status, lines
 
-    def exchange(self, command, timeout=TIMEOUT_S):
+    def exchange(self, command, timeout=None):
+        timeout = self.timeout if timeout is None else timeout
         self.send((command + "\n").encode("ascii"))
         lines = []
         # silence, not the whole reply, is timed: a long reply on a slow line (or a
@@ -297,8 +299,11 @@ def main(argv, out=None):
     ap.add_argument("--events", type=int, default=0, metavar="N")
     ap.add_argument("--digest", action="store_true")
     ap.add_argument("--raw", metavar="CMD")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT_S, metavar="S",
+                    help="seconds to wait for each reply (default %.0f)" % TIMEOUT_S)
     args = ap.parse_args(argv)
     link = open_link(args)
+    link.timeout = args.timeout
     try:
         if args.raw:
             status, lines = link.exchange(args.raw)
