@@ -246,6 +246,12 @@ def test_rp2_board_calls_match_rp2_port(monkeypatch):
         ports.used.add("rp2.asm_pio")
         return lambda fn: fn
     rp2.asm_pio = asm_pio
+
+    def asm_pio_encode(*args, **kwargs):
+        parse(SIG["rp2"]["rp2.asm_pio_encode"], "rp2.asm_pio_encode", args, kwargs)
+        ports.used.add("rp2.asm_pio_encode")
+        return 0
+    rp2.asm_pio_encode = asm_pio_encode
     # rp2_pio.c's PIO class constants (the table lists types' methods only)
     rp2.PIO = types.SimpleNamespace(IN_LOW=0, IN_HIGH=1, OUT_LOW=2, OUT_HIGH=3,
                                     SHIFT_LEFT=0, SHIFT_RIGHT=1)
@@ -256,6 +262,7 @@ def test_rp2_board_calls_match_rp2_port(monkeypatch):
     missing = RP2_USED - ports.used
     assert not missing, missing
     assert "rp2.asm_pio" in ports.used
+    assert "rp2.asm_pio_encode" in ports.used
 
 
 def test_esp32_board_calls_match_esp32_port(monkeypatch):

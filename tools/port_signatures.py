@@ -41,7 +41,8 @@ TYPES = {
 }
 # Python source of the port (class -> file, methods whose signatures matter)
 PY = {
-    "rp2": {"rp2.asm_pio": ("ports/rp2/modules/rp2.py", "asm_pio")},
+    "rp2": {"rp2.asm_pio": ("ports/rp2/modules/rp2.py", "asm_pio"),
+            "rp2.asm_pio_encode": ("ports/rp2/modules/rp2.py", "asm_pio_encode")},
     "esp32": {"machine.Counter.__init__": ("ports/esp32/modules/machine.py", "_CounterBase.__init__"),
               "machine.Counter._configure": ("ports/esp32/modules/machine.py", "Counter._configure"),
               "machine.Counter.value": ("ports/esp32/modules/machine.py", "_CounterBase.value")},
