@@ -1,8 +1,10 @@
 // Power cuts on the emulated Pico, the flash with real busy times: at a random emulated instant
-// of a roll, inside a flash page program and inside a sector erase (the bits of the interrupted
-// operation left half done). The next power-up must resume the same game: the bet, the roll
-// (re-shaken if its result was not committed) and the credits, never paid twice, never lost.
-// CI cuts a seeded handful; EMU_CUTS=N (or FULL=1: 12) cuts more.
+// of a roll, at a random instant inside the shake (before the result can be committed), inside a
+// flash page program and inside a sector erase (the bits of the interrupted operation left half
+// done). The next power-up must resume the same game: the bet, the roll (re-shaken if its result
+// was not committed) and the credits, never paid twice, never lost.
+// The instants come from a seed that changes per run and is printed: SEED=N replays a run.
+// EMU_CUTS=N (or FULL=1: 12) cuts at more random instants.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { BUTTON, CabinetBoard } from './board.mjs';
@@ -10,7 +12,8 @@ import { cabinet, missing } from './harness.mjs';
 
 const FLASH_TIMING = {}; // W25Q16JV typical times (pico.mjs)
 const RANDOM_CUTS = Number(process.env.EMU_CUTS || (process.env.FULL === '1' ? 12 : 1));
-const SEED = Number(process.env.EMU_SEED || 20261126);
+const SEED = Number(process.env.SEED || 1 + (Date.now() % 1000000));
+const REPLAY = `SEED=${SEED} node --test tests_emu/powercut.test.mjs`;
 
 function rng(seed) {
   let s = seed >>> 0 || 1;
@@ -61,6 +64,12 @@ class FlashCutter {
     if (!fresh) return; // an already applied program cannot be undone bit by bit here
     for (let i = 0; i < k; i++) mem[op.data[i][0]] &= op.data[i][1];
     if (k < op.data.length) mem[op.data[k][0]] &= op.data[k][1] | this.rand(256);
+  }
+  /** The power goes now: a flash operation still busy is left half done. */
+  cutNow(pico) {
+    const last = this.ops[this.ops.length - 1];
+    if (last && pico.flash.busyUntil > pico.mcu.clock.nanos) this.partial(last, pico.mcu.flash, false);
+    pico.cut();
   }
 }
 
@@ -121,20 +130,35 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
     return c;
   }
 
-  it(`resumes after a cut at ${RANDOM_CUTS} random instant(s) of a roll`, async () => {
+  it(`resumes after a cut at ${RANDOM_CUTS} random instant(s) of a roll (SEED=${SEED})`, async (t) => {
+    t.diagnostic(`replay: ${REPLAY}`);
     for (let k = 0; k < RANDOM_CUTS; k++) {
       const cutter = new FlashCutter(rand);
       const at = rand(7000); // the shake (4-4.6 s), the settle and the commit are in here
       const c = await rollAndCut(cutter, at);
-      const flash = c.pico.flash;
-      const last = cutter.ops[cutter.ops.length - 1];
-      if (last && flash.busyUntil > c.pico.mcu.clock.nanos) cutter.partial(last, c.pico.mcu.flash, false);
-      c.pico.cut();
-      await resume(c.pico.flashCopy(), `cut ${at} ms after ROLL`);
+      cutter.cutNow(c.pico);
+      await resume(c.pico.flashCopy(), `cut ${at} ms after ROLL (${REPLAY})`);
     }
   });
 
-  it('resumes after a cut inside a flash page program of the roll', async () => {
+  it(`resumes after a cut inside the shake, before the result is committed (SEED=${SEED})`, async (t) => {
+    t.diagnostic(`replay: ${REPLAY}`);
+    const cutter = new FlashCutter(rand);
+    const board = diceBoard();
+    const c = await cabinet({ flashBytes: start, board, flashTiming: FLASH_TIMING, onBeforeFlashOp: cutter.hook() });
+    await board.press(BUTTON.ROLL);
+    assert.ok(await c.runUntil(() => board.moving, 5000), 'the shaker started');
+    const into = rand(3500); // the default shake is 4 s: cut somewhere in it
+    await c.runUntil(() => !board.moving, into);
+    const label = `cut ${into} ms into the shake (${REPLAY})`;
+    assert.ok(board.moving, `${label}: still shaking`);
+    assert.equal(board.rolls.length, 0, `${label}: the dice have not landed, so no result exists yet`);
+    cutter.cutNow(c.pico);
+    const again = await resume(c.pico.flashCopy(), label);
+    assert.ok(again.board.rolls.length >= 1, `${label}: the roll was shaken again after the power-up`);
+  });
+
+  it(`resumes after a cut inside a flash page program of the roll (SEED=${SEED})`, async () => {
     // a roll commits at least two journal entries (bets closed, result), three programs each
     // (JOURNAL.md): cut inside one of the first six programs after ROLL (seeded)
     const cutter = new FlashCutter(rand, null, 'program');
