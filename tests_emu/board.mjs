@@ -183,8 +183,11 @@ export class Ssd1306 {
  * power cycles like the real hardware does.
  */
 export class CabinetBoard {
-  constructor({ seed = 1 } = {}) {
+  /** display: false leaves the SSD1306 off the bus; sasHost: a SasHost (sashost.mjs) on the line. */
+  constructor({ seed = 1, display = true, sasHost = null } = {}) {
     this.rng = seed >>> 0 || 1;
+    this.hasDisplay = display;
+    this.sasHost = sasHost;
     this.held = 0; // buttons held (bit = code)
     this.doorClosed = true;
     this.cashboxClosed = true;
@@ -240,7 +243,8 @@ export class CabinetBoard {
     let dev = null;
     i2c.onStart = () => i2c.completeStart();
     i2c.onConnect = (addr, mode) => {
-      dev = addr === SSD1306_ADDR && mode === 0 ? this.display : addr === DS3231_ADDR ? this.rtc : null;
+      dev = addr === SSD1306_ADDR && mode === 0 && this.hasDisplay ? this.display
+        : addr === DS3231_ADDR ? this.rtc : null;
       if (dev) dev.begin(mode);
       else {
         this.i2cLog.naks++;
@@ -265,6 +269,7 @@ export class CabinetBoard {
     this.pico.setPin(PIN.MOTION, true);
     this.pico.setPin(PIN.LOGIC_DOOR, !this.logicDoorClosed);
     this.pico.setPin(PIN.SAS_RX, true); // SAS line idle (no host)
+    this.sasHost?.install(this.pico);
     this.pico.setPin(PIN.BILL_RX, true); // ID-003 line idle: a pulse validator on GP10 instead
     if (this.moving) this.motionAlarm.schedule(20 * MS); // a reset mid-shake: the dice still fall
   }
