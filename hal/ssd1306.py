@@ -1,7 +1,9 @@
 """SSD1306 128x64 OLED over I2C as a framebuf.FrameBuffer subclass.
 
-Based on micropython-lib drivers/display/ssd1306: drawing runs in C, `show()`
-sends the whole frame. The I2C object comes from the board. Making the object
+Based on micropython-lib drivers/display/ssd1306: drawing runs in C. `show()`
+sends only the pages (8-pixel rows) that differ from what the display shows
+(a copy of the last frame sent is kept; every 32nd frame goes whole): a whole
+frame is ~23 ms of a 400 kHz bus, a countdown digit one page. The I2C object comes from the board. Making the object
 never touches the bus; `init()` does, and raises OSError (ETIMEDOUT, ENODEV)
 when no display answers, so the board can report the fault instead of dying.
 """
@@ -30,6 +32,9 @@ _SET_CHARGE_PUMP = const(0x8D)
 # 400 kHz bus; the whole frame takes ~23 ms): the controller sends a frame in
 # parts when a SAS host must be answered in between (within 20 ms)
 _PARTS = const(4)
+# every this many frames all pages go, changed or not: a display that lost
+# its RAM (a glitch on its supply) shows the whole frame again
+_FULL_EVERY = const(32)
 WIDTH = const(128)
 HEIGHT = const(64)
 
@@ -62,14 +67,16 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.buffer = bytearray(width * height // 8)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         self._cmd = bytearray(2)
-        self._wlist = [b"\x40", self.buffer]
         self._part = [b"\x40", None]
+        self._sent = bytearray(len(self.buffer))  # the frame the display holds
+        self._frames = 0
+        self._whole = False   # this frame goes whole
 
     def init(self):
         for c in _INIT:
             self.write_cmd(c)
         self.fill(0)
-        self.show()
+        self._send(0, self.height // 8 - 1)
 
     def write_cmd(self, cmd):
         self._cmd[0] = 0x80  # Co=1, D/C#=0
@@ -86,17 +93,40 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     parts = _PARTS
 
     def show(self, part=-1):
-        pages = self.height // 8
-        first, last = (0, pages - 1) if part < 0 else (2 * part, 2 * part + 1)
+        """Sends the pages that changed since the last show (part: only those
+        of that quarter of the frame); a run of changed pages goes as one
+        transfer."""
+        last = self.height // 8 - 1
+        first = 0
+        if part >= 0:
+            first, last = 2 * part, 2 * part + 1
+        if first == 0:  # a new frame
+            self._frames += 1
+            self._whole = self._frames % _FULL_EVERY == 0
+        if self._whole:
+            self._send(first, last)
+            return
+        w = self.width
+        buf = self.buffer
+        sent = self._sent
+        p = first
+        while p <= last:
+            q = p
+            while q <= last and buf[q * w:(q + 1) * w] != sent[q * w:(q + 1) * w]:
+                q += 1
+            if q > p:
+                self._send(p, q - 1)
+            p = q + 1
+
+    def _send(self, first, last):
+        w = self.width
         self.write_cmd(_SET_COL_ADDR)
         self.write_cmd(0)
-        self.write_cmd(self.width - 1)
+        self.write_cmd(w - 1)
         self.write_cmd(_SET_PAGE_ADDR)
         self.write_cmd(first)
         self.write_cmd(last)
-        if part < 0:
-            self.i2c.writevto(self.addr, self._wlist)
-            return
-        w = self.width
-        self._part[1] = memoryview(self.buffer)[first * w:(last + 1) * w]
+        pages = memoryview(self.buffer)[first * w:(last + 1) * w]
+        self._part[1] = pages
         self.i2c.writevto(self.addr, self._part)
+        self._sent[first * w:(last + 1) * w] = pages

@@ -294,44 +294,6 @@ def test_a_poll_is_answered_between_the_parts_of_a_redraw():
         assert answer[:2] == bytes((1, cmd)) and kermit(answer) == 0, (i, answer)
 
 
-class _I2C:
-    def __init__(self):
-        self.log = []
-
-    def writeto(self, addr, data):
-        self.log.append(bytes(data))
-
-    def writevto(self, addr, parts):
-        self.log.append(b"".join(bytes(p) for p in parts))
-
-
-def test_ssd1306_sends_a_frame_in_parts():
-    try:
-        import framebuf  # noqa: F401 (MicroPython)
-    except ImportError:  # CPython: the mock's pure-Python frame buffer
-        import sys
-        from hal.mock import fbuf
-        sys.modules["framebuf"] = fbuf
-    from hal.ssd1306 import SSD1306_I2C
-    i2c = _I2C()
-    disp = SSD1306_I2C(i2c)
-    for i in range(len(disp.buffer)):
-        disp.buffer[i] = i & 0xFF
-    disp.show()
-    assert i2c.log[-1] == b"\x40" + bytes(disp.buffer)
-    assert i2c.log[-3:-1] == [b"\x80\x00", b"\x80\x07"]   # pages 0-7
-    got = b""
-    for part in range(disp.parts):
-        del i2c.log[:]
-        disp.show(part)
-        # column 0-127, then the part's two pages
-        assert i2c.log[:6] == [b"\x80\x21", b"\x80\x00", b"\x80\x7f", b"\x80\x22",
-                               bytes((0x80, 2 * part)), bytes((0x80, 2 * part + 1))]
-        assert i2c.log[6][:1] == b"\x40" and len(i2c.log[6]) == 257
-        got += i2c.log[6][1:]
-    assert got == bytes(disp.buffer)
-
-
 def test_shutdown_with_a_contract_bet_up_still_cashes_out():
     """SAS 01 with a point on: the credits not at risk (and the odds, which
     may come down) leave on a ticket; the pass line stays and is decided
