@@ -23,12 +23,17 @@ timed waits), time per pass, and the time to build + redraw a screen.
 --rp2 runs the same kind of session on the real MicroPython rp2 port in the
 emulated Pico (tools/bench_rp2.mjs + tools/bench_rp2_session.py), for the
 frozen release image and for the image whose cabinet code is .mpy files on
-its filesystem: heap free after boot, with the controller up, at roll 100
-and at the end; emulated time per game cycle and per screen; then (frozen)
-the release booted with a full journal region (made on the host: the longest
-log the journal allows) and with a blank one, and with the journal the
-session left: time to the first screen and the longest interrupts-off
-window while the idle cabinet erases ahead. --rolls 0: only those boots.
+its filesystem, with a SAS host polling the cabinet's SAS line: heap free
+after boot, with the controller up, at roll 100 and at the end; time per
+game cycle and per screen. The emulated clock carries the chip-time model
+(tests_emu/chiptime.mjs: XIP cache misses, bus transfer times), so every
+time is a real-chip estimate, printed with its raw emulated value. Then, on
+the frozen release image: the release booted with a full journal region
+(made on the host: the longest log the journal allows), with a blank one and
+with the journal the session left; main.py at the default bet timer for a
+few rounds with the SAS host; the chip budgets (CPU busy per round, full
+journal boot, watchdog feed gap, SAS answer time) and the heap guard judged,
+exit status 1 when one is missed. --rolls 0: no heap session.
 """
 import sys
 
@@ -162,24 +167,37 @@ def rp2_full_journal(root, out):
 
 
 def rp2_main(root, argv):
-    """tools/bench firmware --rp2 [--rolls N] [--variant frozen|mpy]: the figures on the real
-    MicroPython rp2 port in the emulated Pico (emulated time at 125 MHz)."""
+    """tools/bench firmware --rp2 [--rolls N] [--check C] [--seed S] [--rounds R]
+    [--variant frozen|mpy]: the figures on the real MicroPython rp2 port in the emulated Pico,
+    real-chip estimates (tests_emu/chiptime.mjs). The frozen release image is the guarded one:
+    its heap session runs with a SAS host polling (>= 150 KB free at roll C and at roll N, no
+    growth), and the chip budgets are judged on it (tools/bench_rp2.mjs); the .mpy build's
+    figures are informative. Exit status 1 when a budget or the guard is missed."""
     import os
     import subprocess
     import tempfile
-    rolls, timed, variants = "1000", "5", ("frozen", "mpy")
+    rolls, timed, check, seed, rounds = "1000", "5", None, "12345", "3"
+    variants = ("frozen", "mpy")
     i = 0
     while i < len(argv):
         if argv[i] == "--rolls":
             rolls = argv[i + 1]
         elif argv[i] == "--timed":
             timed = argv[i + 1]
+        elif argv[i] == "--check":
+            check = argv[i + 1]
+        elif argv[i] == "--seed":
+            seed = argv[i + 1]
+        elif argv[i] == "--rounds":
+            rounds = argv[i + 1]
         elif argv[i] == "--variant":
             variants = (argv[i + 1],)
         else:
             print(rp2_main.__doc__)
             return 2
         i += 2
+    if check is None:   # roll 100, or half a shorter session
+        check = str(min(100, max(1, int(rolls) // 2)))
     for v in variants:
         subprocess.run([os.path.join(root, "tools", "build-firmware"), "rp2", "--variant", v,
                         "--quiet"], check=True)
@@ -192,17 +210,20 @@ def rp2_main(root, argv):
         for v in variants:
             img = os.path.join(tmp, v + ".img")
             n = rp2_fs_image(root, img, os.path.join(tmp, v), v == "mpy")
-            print("== rp2 %s build: %s" % (v, "cabinet code frozen in the image" if v == "frozen"
-                                           else "%d .mpy files on the filesystem" % n), flush=True)
+            print("== rp2 %s build: %s" % (v, "cabinet code frozen in the image (the release: guarded)"
+                                           if v == "frozen" else
+                                           "%d .mpy files on the filesystem (informative)" % n),
+                  flush=True)
             cmd = ["node", os.path.join(root, "tools", "bench_rp2.mjs"),
                    "--uf2", os.path.join(root, "build", "rp2", "cabinet-rp2-%s.uf2" % v),
-                   "--fs-image", img, "--rolls", rolls, "--timed", timed]
+                   "--fs-image", img, "--rolls", rolls, "--timed", timed, "--check", check,
+                   "--seed", seed]
             if v == "frozen":
-                cmd.append("--boot-check")
                 full = os.path.join(tmp, "journal-full.bin")
                 print("== a full journal region for the boot figure: %s" % rp2_full_journal(root, full),
                       flush=True)
-                cmd += ["--journal-image", full]
+                cmd += ["--guard", "--boot-check", "--journal-image", full, "--rounds", rounds,
+                        "--budgets"]
             rc |= subprocess.run(cmd, cwd=root).returncode
     return rc
 

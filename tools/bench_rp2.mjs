@@ -1,19 +1,28 @@
 // The emulator side of `tools/bench firmware --rp2` (tools/bench_firmware.py builds the images
-// and calls this): boots a cabinet UF2 in rp2040js with a littlefs image, runs
-// tools/bench_rp2_session.py over the raw REPL (the real rp2 board, fake clock), then, with
-// --boot-check, powers up the release image with the journal the session left: time to the
-// first screen, and the longest interrupts-off window while the idle cabinet erases ahead
-// (flash with W25Q16JV busy times). --journal-image J (a full journal region,
-// tools/bench_firmware.py makes it on the host with tools/bench_journal.py: the longest log
-// the journal allows, just before its next snapshot) boots the release with that journal and
-// with a blank one: time to the first screen, and the interrupts-off windows of the erases the
-// idle cabinet then schedules. --rolls 0 skips the session.
-//   node tools/bench_rp2.mjs --uf2 F --fs-image IMG --rolls N --timed T [--boot-check] [--journal-image J]
+// and calls this). Every time is a real-chip estimate: the emulated clock carries the chip-time
+// model of tests_emu/chiptime.mjs (XIP cache misses, bus transfer times), and each figure has its
+// raw emulated value beside it (the same run less what the model added).
+//
+//   --journal-image J   the release booted with the longest journal (J, made on the host by
+//                       tools/bench_journal.py) and with a blank one: time to the first screen,
+//                       longest gap between watchdog feeds, interrupts-off windows of the erases
+//   --rolls N           the heap session (tests_emu/session.mjs: tools/bench_rp2_session.py, a
+//                       fake clock, scripted inputs) with a SAS host polling the line; free heap
+//                       at roll --check C and at roll N (--guard: >= 150 KB, no fall after C)
+//   --boot-check        that session's journal booted by the release image on a fresh chip
+//   --rounds R          the release running main.py at the default bet timer with a SAS host:
+//                       CPU busy over each of R rounds, watchdog feed gaps, SAS answer times on
+//                       the wire, then a read-out and a cashout ticket
+// With --budgets the four chip budgets are judged (issue 24): a missed one, a CRITICAL boot, a
+// wrong SAS answer or a failed heap guard makes the exit status 1.
+//   node tools/bench_rp2.mjs --uf2 F --fs-image IMG [--rolls N --timed T --check C --seed S]
+//        [--guard] [--boot-check] [--journal-image J] [--rounds R] [--budgets]
 import fs from 'node:fs';
-import path from 'node:path';
-import { BOOTROM, ROOT, cabinet, flashWithFiles, missing, releaseFiles } from '../tests_emu/harness.mjs';
-import { CabinetBoard } from '../tests_emu/board.mjs';
+import { BOOTROM, cabinet, flashWithFiles, missing, releaseFiles } from '../tests_emu/harness.mjs';
+import { BUTTON, CabinetBoard } from '../tests_emu/board.mjs';
 import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
+import { SasHost } from '../tests_emu/sashost.mjs';
+import { heapGuard, runSession } from '../tests_emu/session.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -21,12 +30,37 @@ const opt = (name, dflt) => {
   return i < 0 ? dflt : args[i + 1];
 };
 const uf2 = opt('--uf2');
-const rolls = Number(opt('--rolls', 1000));
-const timed = Number(opt('--timed', 20));
+const rolls = Number(opt('--rolls', 0));
+const timed = Number(opt('--timed', 5));
+const check = Number(opt('--check', 100));
+const seed = Number(opt('--seed', 12345));
+const rounds = Number(opt('--rounds', 0));
 const say = (k, v) => console.log(`BENCH ${k} ${v}`);
+const est = (v, raw, unit) => `${v} ${unit} real-chip estimate (raw emulated ${raw} ${unit})`;
 // hal/rp2/storage.py: the journal is the top 256 KiB of the 1408 KiB storage area
 const JOURNAL_LEN = 256 * 1024;
 const JOURNAL_OFFSET = FS_OFFSET + 1408 * 1024 - JOURNAL_LEN;
+
+// The chip budgets (issue 24), real-chip estimates on the frozen release image.
+const BUDGETS = {
+  cpu_busy_round: { max: 25, unit: '%', what: 'CPU busy over a round at the default bet timer' },
+  full_journal_boot: { max: 5000, unit: 'ms', what: 'full-journal boot to the first screen' },
+  wdt_feed_gap: { max: 1000, unit: 'ms', what: 'longest gap between watchdog feeds' },
+  sas_answer: { max: 20, unit: 'ms', what: 'longest SAS answer on the wire' },
+};
+const measured = {}; // budget key -> [value, raw]
+const failures = []; // what makes the exit status 1 besides a missed budget
+
+function worst(key, value, raw) {
+  if (!measured[key] || value > measured[key][0]) measured[key] = [value, raw];
+}
+
+function noteFeeds(pico, label) {
+  const f = pico.feeds;
+  say(`${label}_wdt_feed_gap_max_ms`, est((f.maxGapNs / 1e6).toFixed(1), (f.maxGapRawNs / 1e6).toFixed(1), 'ms')
+    + ` over ${f.count} feeds`);
+  worst('wdt_feed_gap', f.maxGapNs / 1e6, f.maxGapRawNs / 1e6);
+}
 
 /** Boot the release with `journal` (bytes, or null: blank) in the journal region; first screen,
  * then 10 s idle: the erases the cabinet schedules and the longest interrupts-off window. */
@@ -34,26 +68,123 @@ async function journalBoot(label, journal) {
   const flash = Buffer.from(await flashWithFiles(releaseFiles(), { uf2 }));
   flash.fill(0xff, JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN);
   if (journal) flash.set(journal.subarray(0, JOURNAL_LEN), JOURNAL_OFFSET);
-  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, bootMs: 60000 });
+  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, bootMs: 120000 });
   if (c.traceback()) throw new Error(c.traceback());
-  say(`${label}_boot_to_screen_ms`, c.pico.simMs.toFixed(0));
+  const ms = c.pico.simMs;
+  const raw = ms - c.pico.modelNs / 1e6;
+  say(`${label}_boot_to_screen_ms`, est(ms.toFixed(0), raw.toFixed(0), 'ms'));
+  if (label === 'full_journal') worst('full_journal_boot', ms, raw);
   const st = await c.status();
   say(`${label}_boot_status`, `critical=${st.critical} lock=${st.lock} games=${st.games} events=${st.events}`);
   if (st.critical !== '0') {
     const why = /CRITICAL [^\r\n]*/.exec(c.pico.console);
     say(`${label}_CRITICAL`, why ? why[0] : '(no reason printed)');
-    failures.push(label);
+    failures.push(`${label} boot CRITICAL`);
   }
   const irqBoot = c.pico.irqOffMaxNs ?? 0;
   c.pico.irqOffMaxNs = 0;
   const erases0 = c.pico.flash.stats.sectorErases;
   await c.runFor(10000);
   say(`${label}_idle_erases_10s`, c.pico.flash.stats.sectorErases - erases0);
-  say(`${label}_irq_off_max_ms_boot`, (irqBoot / 1e6).toFixed(2));
-  say(`${label}_irq_off_max_ms_idle`, ((c.pico.irqOffMaxNs ?? 0) / 1e6).toFixed(2));
+  say(`${label}_irq_off_max_ms_boot`, `${(irqBoot / 1e6).toFixed(2)} ms real-chip estimate`);
+  say(`${label}_irq_off_max_ms_idle`, `${((c.pico.irqOffMaxNs ?? 0) / 1e6).toFixed(2)} ms real-chip estimate`);
+  noteFeeds(c.pico, label);
 }
 
-const failures = []; // boots that ended CRITICAL: reported, and the exit status is 1
+/** The heap session with a SAS host on the line; returns the chip (for --boot-check). */
+async function heapSession() {
+  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
+  pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
+  const host = new SasHost();
+  new CabinetBoard({ sasHost: host }).attach(pico); // display, printer, inputs answer as on the cabinet
+  const t0 = Date.now();
+  await pico.waitReady({ wallMs: WALL_MS });
+  await pico.enterRawRepl({ wallMs: WALL_MS });
+  const sim0 = pico.simMs;
+  say('session', `${rolls} rolls, seed ${seed}, free heap checked at roll ${check} and ${rolls}`);
+  const r = await runSession(pico, host, { rolls, timed, check, seed }, (l) => console.log(l));
+  const h = r.host;
+  say('session_sas_host', `${h.polls} polls, ${h.answers} answers, ${h.wrong} wrong${h.wrong ? ` (${h.firstWrong})` : ''}, `
+    + `${h.unanswered} unanswered (fake-clock session: answer times not a chip figure)`);
+  if (h.wrong) failures.push(`session: ${h.wrong} wrong SAS answers (${h.firstWrong})`);
+  say('session_emulated_s', ((pico.simMs - sim0) / 1000).toFixed(1));
+  say('session_wall_s', ((Date.now() - t0) / 1000).toFixed(0));
+  if (args.includes('--guard')) {
+    const g = heapGuard(r.figures, check, rolls);
+    say('heap_guard', g.problems.length ? `FAILED: ${g.problems.join('; ')}`
+      : `OK: ${g.atCheck} B free at roll ${check}, ${g.atEnd} B at roll ${rolls} (>= 150 KB, no growth)`);
+    if (g.problems.length) failures.push('heap guard');
+  }
+  return pico;
+}
+
+/** main.py at the default timer: rounds of a $1 pass line bet, the SAS host polling. */
+async function chipSession() {
+  const host = new SasHost();
+  const board = new CabinetBoard({ seed, sasHost: host });
+  const c = await cabinet({ board, flashTiming: {} });
+  if (c.traceback()) throw new Error(c.traceback());
+  host.start();
+  await board.insert(20);
+  await c.runFor(3000);
+  await board.press(BUTTON.BET_UP);
+  c.pico.feeds.maxGapNs = 0;
+  const mark = () => ({ sim: c.pico.simMs, busy: c.pico.busyNs, model: c.pico.modelNs });
+  const landed = async () => {
+    const n = board.rolls.length;
+    if (!(await c.runUntil(() => board.rolls.length > n || c.traceback(), 60000)) || c.traceback()) {
+      throw new Error(`no roll within 60 s: ${c.traceback() ?? c.screen().join('|')}`);
+    }
+    return mark();
+  };
+  let a = await landed(); // the first roll: rounds are measured landing to landing
+  for (let k = 1; k <= rounds; k++) {
+    await c.runFor(3500); // the result read, the player bets again (kept on a win, new on a loss)
+    await board.press(BUTTON.BET_UP);
+    const b = await landed();
+    const span = b.sim - a.sim;
+    const busy = (100 * (b.busy - a.busy)) / 1e6 / span;
+    const raw = (100 * (b.busy - a.busy - (b.model - a.model))) / 1e6 / span;
+    say(`round_${k}_cpu_busy`, est(busy.toFixed(1), raw.toFixed(1), '%') + ` of a ${(span / 1000).toFixed(1)} s round`);
+    worst('cpu_busy_round', busy, raw);
+    a = b;
+  }
+  await c.runFor(3500);
+  const m = await c.request('METERS');
+  say('readout_meters', `${m.status}, ${m.lines.length} lines`);
+  const tickets = board.tickets().length;
+  await board.press(BUTTON.CASHOUT);
+  await c.runFor(3000);
+  say('cashout_ticket', board.tickets().length > tickets ? 'printed' : 'NOT PRINTED');
+  if (board.tickets().length <= tickets) failures.push('no cashout ticket');
+  await c.runFor(2000);
+  host.stop();
+  const h = host.stats();
+  say('sas_answers', `${h.polls} polls, ${h.answers} answers, ${h.wrong} wrong${h.wrong ? ` (${h.firstWrong})` : ''}, `
+    + `${h.unanswered} unanswered, ${h.over20ms} over 20 ms`);
+  say('sas_answer_ms', `median ${h.p50Ms.toFixed(2)}, 99th percentile ${h.p99Ms.toFixed(2)}, `
+    + est(`max ${h.maxMs.toFixed(2)}`, h.rawMaxMs.toFixed(2), 'ms'));
+  if (h.wrong || h.unanswered) failures.push(`chip session: ${h.wrong} wrong, ${h.unanswered} unanswered SAS polls`);
+  worst('sas_answer', h.maxMs, h.rawMaxMs);
+  noteFeeds(c.pico, 'chip_session');
+}
+
+function judge() {
+  let missed = 0;
+  for (const [key, b] of Object.entries(BUDGETS)) {
+    const m = measured[key];
+    if (!m) {
+      console.log(`BUDGET ${key}: not measured in this run`);
+      missed++;
+      continue;
+    }
+    const ok = m[0] <= b.max;
+    missed += !ok;
+    console.log(`BUDGET ${key} ${est(m[0].toFixed(1), m[1].toFixed(1), b.unit)}, budget <= ${b.max} ${b.unit} `
+      + `(${b.what}): ${ok ? 'met' : 'MISSED'}`);
+  }
+  return missed;
+}
 
 async function main() {
   const why = missing();
@@ -63,28 +194,21 @@ async function main() {
     await journalBoot('full_journal', fs.readFileSync(jimg));
     await journalBoot('blank_journal', null);
   }
-  if (rolls === 0) return;
-  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
-  pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
-  new CabinetBoard().attach(pico); // display, printer, inputs answer as on the cabinet
-  const t0 = Date.now();
-  await pico.waitReady({ wallMs: WALL_MS });
-  await pico.enterRawRepl({ wallMs: WALL_MS });
-  const code = fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
-    .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed));
-  const sim0 = pico.simMs;
-  const r = await pico.exec(code, { wallMs: 4 * 3600 * 1000, onOutput: (s) => process.stdout.write(s) });
-  if (r.err || r.reset) throw new Error(`session failed: ${r.err || 'chip reset'}`);
-  say('session_emulated_s', ((pico.simMs - sim0) / 1000).toFixed(1));
-  say('session_wall_s', ((Date.now() - t0) / 1000).toFixed(0));
-  if (!args.includes('--boot-check')) return;
-  // The session's journal, booted by the release image on a fresh chip (the session armed the
-  // watchdog: a file written over the REPL afterwards can be cut by its reset, so the boot does
-  // not reuse this chip's filesystem).
-  await journalBoot('session', pico.flashCopy().subarray(JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN));
+  if (rolls > 0) {
+    const pico = await heapSession();
+    if (args.includes('--boot-check')) {
+      // the session armed the watchdog: a file written over the REPL afterwards can be cut by its
+      // reset, so the boot does not reuse this chip's filesystem
+      await journalBoot('session', pico.flashCopy().subarray(JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN));
+    }
+  }
+  if (rounds > 0) await chipSession();
+  const missed = args.includes('--budgets') ? judge() : 0;
+  for (const f of failures) console.log(`FAILED ${f}`);
+  return missed || failures.length ? 1 : 0;
 }
 
-main().then(() => process.exit(failures.length ? 1 : 0), (e) => {
+main().then((rc) => process.exit(rc), (e) => {
   console.error(`bench_rp2: ${e.stack || e}`);
   process.exit(1);
 });

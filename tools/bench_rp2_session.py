@@ -7,7 +7,12 @@ the unix port: 10 ms passes of Controller.step(), bills, a pass line bet and
 ROLL by (scripted) buttons, dice that land on new faces when the shaker stops.
 The dice/buttons/money sources and the shaker's motion sensor are replaced;
 everything else is the board as hal.detect() builds it. Prints `BENCH key
-value` lines. The first TIMED rolls use the default shake time; the rest of
+value` lines; a `BENCH begin NAME` line starts a timed region, so the node
+side can say how much of its time the chip-time model added (the figures
+that follow are real-chip estimates, tests_emu/chiptime.mjs). The SAS port
+is the board's own (PIO, hal/rp2/sas_pio.py): a SAS host polls it over the
+wire while the session runs (tests_emu/sashost.mjs). Free heap is printed
+after a collection at roll CHECK and at the end. The first TIMED rolls use the default shake time; the rest of
 the session runs with shake_ms and settle_ms at their minimum (1 s, 0.2 s) and
 50 ms passes, to keep the emulator's wall time down (the heap does not depend
 on them: the same code runs, only less often).
@@ -37,6 +42,8 @@ from firmware.cabinet import screens, render  # noqa: E402
 
 ROLLS = int("@ROLLS@")
 TIMED = int("@TIMED@")
+CHECK = int("@CHECK@")   # the roll whose free heap the end must not fall below
+SEED = int("@SEED@")
 
 
 class FakeClock:
@@ -60,7 +67,7 @@ class Inputs:
         self.held = 0
         self.bills = 0
         self.faces = (3, 4)
-        self.rng = 12345
+        self.rng = SEED or 12345
 
     def rand6(self):
         s = self.rng
@@ -124,17 +131,19 @@ def press(code):
     run(100)
 
 
+print("BENCH begin cycle")
 t_start = time.ticks_us()
-p_start = 0
+fast = False
 while g.rolls < ROLLS:
-    if g.rolls == TIMED and p_start == 0:
-        t_cycle = time.ticks_diff(time.ticks_us(), t_start)
-        print("BENCH cycle_us", t_cycle // TIMED)
-        print("BENCH pass_us", t_cycle // passes)
+    if g.rolls == TIMED and not fast:
+        if TIMED:
+            t_cycle = time.ticks_diff(time.ticks_us(), t_start)
+            print("BENCH cycle_us", t_cycle // TIMED)
+            print("BENCH pass_us", t_cycle // passes)
         ctl.store.set_config(clk.now(), "shake_ms", "1000")
         ctl.store.set_config(clk.now(), "settle_ms", "200")
         STEP[0] = 50
-        p_start = passes
+        fast = True
     led = ctl.store.ledger
     if led.lock:
         ctl.store.reset(clk.now())
@@ -150,7 +159,7 @@ while g.rolls < ROLLS:
         run(100)
         if led.lock:
             break
-    if g.rolls in (100, ROLLS) and g.rolls != before:
+    if g.rolls in (CHECK, ROLLS) and g.rolls != before:
         gc.collect()
         print("BENCH free_roll_%d" % g.rolls, gc.mem_free())
     if g.rolls % 100 == 0 and g.rolls != before:
@@ -159,21 +168,25 @@ while g.rolls < ROLLS:
 now = clk.t
 lines, dice, inv = screens.build(ctl, now)
 k = 20
-t0 = time.ticks_us()
-for _ in range(k):
-    lines, dice, inv = screens.build(ctl, now)
-t_build = time.ticks_diff(time.ticks_us(), t0) // k
-t0 = time.ticks_us()
-for _ in range(k):
+
+
+def timed(name, fn):
+    """`BENCH name_us` per call of fn, over k calls, in its own timed region."""
+    print("BENCH begin", name)
+    t0 = time.ticks_us()
+    for _ in range(k):
+        fn()
+    print("BENCH %s_us" % name, time.ticks_diff(time.ticks_us(), t0) // k)
+
+
+def draw_show():
     render.draw(board.display, lines, (3, 4), inv)
     board.display.show()
-t_draw = time.ticks_diff(time.ticks_us(), t0) // k
-t0 = time.ticks_us()
-for _ in range(k):
-    render.draw(board.display, lines, (3, 4), inv)
-print("BENCH screen_draw_only_us", time.ticks_diff(time.ticks_us(), t0) // k)
-print("BENCH screen_build_us", t_build)
-print("BENCH screen_draw_show_us", t_draw)
+
+
+timed("screen_build", lambda: screens.build(ctl, now))
+timed("screen_draw_only", lambda: render.draw(board.display, lines, (3, 4), inv))
+timed("screen_draw_show", draw_show)
 
 
 class Line:
@@ -204,6 +217,7 @@ if sas is not None:
     for name, frames, size in (("general", (b"\x81", b"\x82"), 1), ("1c", (b"\x01\x1c",), 36),
                                ("0f", (b"\x01\x0f",), 28), ("1e", (b"\x01\x1e",), 28)):
         worst = total = n = 0
+        print("BENCH begin sas_" + name)
         for i in range(k):
             line.frame = frames[i % len(frames)]
             out = line.out
@@ -216,6 +230,7 @@ if sas is not None:
                 n += 1
                 worst = max(worst, dt)
         print("BENCH sas_%s_us" % name, "%d %d" % (total // max(n, 1), worst))
+    print("BENCH begin sas_idle")
     t0 = time.ticks_us()
     for i in range(k):
         sas.tick(clk.t)

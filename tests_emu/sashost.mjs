@@ -1,0 +1,203 @@
+// sashost.mjs - a SAS host on the cabinet's SAS line (GP21 into the cabinet, GP20 out of it),
+// bit by bit at 19,200 baud on the emulated clock: 9-bit words (the wakeup bit set on a
+// message's first byte), the cabinet's PIO UART (hal/rp2/sas_pio.py) on the other end.
+//
+// It polls like a casino system: a general poll every 100 ms, every other one to another
+// address (an implied ACK), and a long poll every 500 ms from a fixed list, in turn. Each
+// answer is timed on the wire, from the poll's last stop bit to the answer's first start bit,
+// and checked: one byte to a general poll, none to another address, the address, the command
+// and a right CRC (CRC-16 Kermit) on a long poll. Like a host it waits for the answer (up to a
+// second) before the next poll, so a late answer is timed, not taken for the next one's.
+// `stats()` sums it up.
+
+const BIT_NS = 1e9 / 19200;
+const MS = 1e6;
+const ADDRESS = 1;
+// long polls without data (SAS 6.02): meters, machine ID, last bill, serial, date, cash-out status
+const LONG_POLLS = [0x1c, 0x0f, 0x19, 0x1e, 0x1a, 0x10, 0x1f, 0x48, 0x54, 0x7e, 0x1b, 0x18, 0x20, 0x57];
+const QUIET_NS = 10 * MS; // an answer has ended when the line stayed idle this long
+const GIVE_UP_NS = 1000 * MS; // no start bit by then: no answer (a late one is timed)
+
+/** CRC-16 Kermit (SAS 6.02 appendix), bit by bit. */
+export function crcKermit(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0x8408 : crc >>> 1;
+  }
+  return crc;
+}
+
+export class SasHost {
+  constructor({ toCabinet = 21, fromCabinet = 20, address = ADDRESS } = {}) {
+    this.toPin = toCabinet;
+    this.fromPin = fromCabinet;
+    this.address = address;
+    this.times = []; // answer times, ns, of every poll that wants an answer
+    this.rawTimes = []; // the same less what the chip-time model added meanwhile
+    this.polls = 0;
+    this.wrong = []; // what was wrong with an answer (text)
+    this.unanswered = 0;
+    this.tick = 0;
+    this.running = false;
+  }
+
+  /** On a (new) chip: alarms on its clock, the line idle high; edges from the cabinet watched. */
+  install(pico) {
+    const first = this.pico !== pico;
+    this.pico = pico;
+    const clock = pico.mcu.clock;
+    this.txAlarm = clock.createAlarm(() => this.txStep());
+    this.rxAlarm = clock.createAlarm(() => this.rxSample());
+    this.pollAlarm = clock.createAlarm(() => this.onTick());
+    this.quietAlarm = clock.createAlarm(() => this.answerEnded());
+    this.state = 'idle';
+    this.rx = null;
+    pico.setPin(this.toPin, true);
+    if (first) pico.onPin(this.fromPin, (level) => level === false && this.onFall());
+    if (this.running) this.pollAlarm.schedule(50 * MS);
+  }
+
+  start() {
+    this.running = true;
+    this.pollAlarm.schedule(50 * MS);
+  }
+
+  stop() {
+    this.running = false;
+    this.pollAlarm.cancel();
+  }
+
+  now() {
+    return this.pico.mcu.clock.nanos;
+  }
+
+  /** Every 50 ms: a general poll on the 100 ms marks, a long poll on every tenth other one. */
+  onTick() {
+    if (!this.running) return;
+    this.pollAlarm.schedule(50 * MS);
+    const k = this.tick++;
+    let frame;
+    if (k % 2 === 0) {
+      const own = k % 4 === 0;
+      frame = { bytes: [0x80 | (own ? this.address : this.address + 1)], kind: own ? 'general' : 'other' };
+    } else if (k % 10 === 1) {
+      const cmd = LONG_POLLS[((k - 1) / 10) % LONG_POLLS.length];
+      frame = { bytes: [this.address, cmd], kind: 'long', cmd };
+    } else {
+      return;
+    }
+    if (this.state !== 'idle') return; // the previous exchange is not over: this poll waits
+    this.send(frame);
+  }
+
+  send(frame) {
+    this.polls++;
+    this.frame = frame;
+    this.state = 'sending';
+    // the line's levels: per byte a start bit, 8 data bits LSB first, the wakeup bit, a stop bit
+    const edges = [];
+    let t = this.now() + BIT_NS;
+    frame.bytes.forEach((b, i) => {
+      const word = b | (i === 0 ? 0x100 : 0);
+      const bits = [0];
+      for (let k = 0; k < 9; k++) bits.push((word >> k) & 1);
+      bits.push(1);
+      for (const bit of bits) {
+        edges.push([t, !!bit]);
+        t += BIT_NS;
+      }
+    });
+    this.edges = edges;
+    this.endNs = t;
+    this.txAlarm.schedule(edges[0][0] - this.now());
+  }
+
+  txStep() {
+    if (!this.edges) {
+      this.awaitAnswer();
+      return;
+    }
+    const [, level] = this.edges.shift();
+    this.pico.setPin(this.toPin, level);
+    if (this.edges.length) {
+      this.txAlarm.schedule(Math.max(0, this.edges[0][0] - this.now()));
+      return;
+    }
+    // the last stop bit is on the line: the answer's time runs from its end
+    this.txAlarm.schedule(Math.max(0, this.endNs - this.now()));
+    this.edges = null;
+    this.state = 'sent';
+    this.model0 = this.pico.modelNs;
+  }
+
+  onFall() {
+    if (this.rx && this.rx.bit >= 0) return; // inside a character
+    if (this.state === 'sending') return;
+    if (this.state === 'sent' || this.state === 'awaiting') {
+      this.state = 'answer';
+      this.answer = [];
+      this.times.push(this.now() - this.endNs);
+      this.rawTimes.push(this.now() - this.endNs - (this.pico.modelNs - this.model0));
+      if (this.frame.kind === 'other') this.wrong.push('answered a poll to another address');
+    } else if (this.state === 'idle') {
+      this.wrong.push('a byte while nothing was polled');
+      this.state = 'answer';
+      this.answer = [];
+    }
+    this.quietAlarm.cancel();
+    this.rx = { bit: 0, word: 0 };
+    this.rxAlarm.schedule(1.5 * BIT_NS);
+  }
+
+  rxSample() {
+    const rx = this.rx;
+    const level = this.pico.getPin(this.fromPin) !== false;
+    if (rx.bit < 9) {
+      rx.word |= (level ? 1 : 0) << rx.bit;
+      rx.bit++;
+      this.rxAlarm.schedule(BIT_NS);
+      return;
+    }
+    if (!level) this.wrong.push('framing error');
+    if (rx.word & 0x100) this.wrong.push('wakeup bit set on an answer byte');
+    this.answer.push(rx.word & 0xff);
+    this.rx = null;
+    this.quietAlarm.schedule(QUIET_NS);
+  }
+
+  /** The line stayed quiet: the answer is complete (or none came). */
+  answerEnded() {
+    const f = this.frame;
+    const none = this.state === 'awaiting';
+    this.state = 'idle';
+    if (none) {
+      if (f.kind !== 'other') this.unanswered++;
+      return;
+    }
+    const a = this.answer ?? [];
+    if (f.kind === 'general' && a.length !== 1) this.wrong.push(`general poll: ${a.length} bytes`);
+    if (f.kind === 'long') {
+      const crc = a.length >= 4 ? crcKermit(a.slice(0, -2)) : -1;
+      if (a[0] !== this.address || a[1] !== f.cmd || crc !== (a[a.length - 2] | (a[a.length - 1] << 8))) {
+        this.wrong.push(`long poll ${f.cmd.toString(16)}: ${Buffer.from(a).toString('hex')}`);
+      }
+    }
+    this.answer = null;
+  }
+
+  /** Called by txAlarm's second firing (end of the poll): wait for the answer or give up. */
+  awaitAnswer() {
+    this.state = 'awaiting';
+    this.quietAlarm.schedule(this.frame.kind === 'other' ? QUIET_NS : GIVE_UP_NS);
+  }
+
+  stats() {
+    const t = this.times.map((ns) => ns / MS).sort((x, y) => x - y);
+    const pct = (p) => (t.length ? t[Math.min(t.length - 1, Math.floor(p * t.length))] : 0);
+    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, wrong: this.wrong.length,
+      over20ms: t.filter((ms) => ms > 20).length,
+      rawMaxMs: this.rawTimes.length ? Math.max(...this.rawTimes) / MS : 0,
+      firstWrong: this.wrong[0] ?? '', maxMs: t.length ? t[t.length - 1] : 0, p50Ms: pct(0.5), p99Ms: pct(0.99) };
+  }
+}

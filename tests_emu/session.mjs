@@ -1,0 +1,80 @@
+// session.mjs - the cabinet's heap session on the emulated Pico (tools/bench_rp2_session.py over
+// the raw REPL: the real rp2 board, a fake clock, scripted player inputs) with a SAS host polling
+// the board's own SAS line over the wire. Used by `tools/bench firmware --rp2` and the emulator
+// stage's heap guard (tests_emu/heap.test.mjs).
+//
+// The session prints `BENCH key value` lines. Time figures (keys ending in _us) are taken by the
+// firmware with ticks_us on the chip-time clock: real-chip estimates. A `BENCH begin NAME` line
+// opens a timed region; the figures after it also get the raw emulated value, the same figure
+// without what the chip-time model added in that region (XIP stalls, bus time).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './harness.mjs';
+import { WALL_MS } from './pico.mjs';
+
+export const HEAP_BUDGET = 150 * 1024; // bytes free the release image must keep with SAS
+
+/** The session script with its parameters filled in. */
+export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345 }) {
+  return fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
+    .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed))
+    .replace('@CHECK@', String(check)).replace('@SEED@', String(seed));
+}
+
+/**
+ * Run the session on `pico` (raw REPL entered, board with `host` attached). Resolves to
+ * { figures: {key: value string}, lines: decorated output lines, host: host.stats() }.
+ * echo(line) sees each decorated line as it comes.
+ */
+export async function runSession(pico, host, opts, echo = () => {}) {
+  const figures = {};
+  const lines = [];
+  let mark = null;
+  let buf = '';
+  const onLine = (line) => {
+    const m = /^BENCH (\S+) ?(.*)$/.exec(line);
+    if (!m) return;
+    const [, key, value] = m;
+    if (key === 'begin') {
+      mark = { sim: pico.simMs, model: pico.modelNs };
+      if (value === 'screen_build') host.stop(); // the session is over: its polls with it
+      return;
+    }
+    figures[key] = value;
+    let out = `BENCH ${key} ${value}`;
+    if (key.endsWith('_us') && mark) {
+      const span = pico.simMs - mark.sim;
+      const share = span > 0 ? Math.min(1, (pico.modelNs - mark.model) / 1e6 / span) : 0;
+      const raw = value.split(' ').map((v) => Math.round(Number(v) * (1 - share))).join(' ');
+      out += ` (real-chip estimate; raw emulated ${raw})`;
+    }
+    lines.push(out);
+    echo(out);
+  };
+  host.start();
+  const r = await pico.exec(sessionCode(opts), {
+    wallMs: WALL_MS * 8,
+    onOutput: (s) => {
+      buf += s;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        onLine(buf.slice(0, i).replace(/\r$/, ''));
+        buf = buf.slice(i + 1);
+      }
+    },
+  });
+  host.stop();
+  if (r.err || r.reset) throw new Error(`session failed: ${r.err || 'chip reset'}`);
+  return { figures, lines, host: host.stats() };
+}
+
+/** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET and no fall. */
+export function heapGuard(figures, check, rolls) {
+  const atCheck = Number(figures[`free_roll_${check}`]);
+  const atEnd = Number(figures[`free_roll_${rolls}`]);
+  const problems = [];
+  if (!(atCheck >= HEAP_BUDGET)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${HEAP_BUDGET} B`);
+  if (!(atEnd >= HEAP_BUDGET)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${HEAP_BUDGET} B`);
+  if (atEnd < atCheck) problems.push(`heap grew from roll ${check} to ${rolls}: ${atCheck} -> ${atEnd} B free`);
+  return { atCheck, atEnd, problems };
+}
