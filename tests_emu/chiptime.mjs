@@ -197,6 +197,13 @@ function timeI2c(mcu, i2c, stats) {
     const orig = i2c[name].bind(i2c);
     i2c[name] = (...a) => later(bits, () => orig(...a));
   };
+  // rp2040js drops an odd IC_FS_SPKLEN (it tests the value's bit 0 for IC_ENABLE): the SDK
+  // writes 11 at 400 kHz, and the spike length is part of the SCL period
+  const write = i2c.writeUint32.bind(i2c);
+  i2c.writeUint32 = (off, v) => {
+    write(off, v);
+    if (off === 0xa0 && !(i2c.enable & 1) && v & 0xff) i2c.spikelen = v & 0xff;
+  };
   wrap('completeStart', 1);
   wrap('completeConnect', 9);
   wrap('completeWrite', 9);
