@@ -26,14 +26,12 @@ class Clock:
     ticks_add = staticmethod(ticks_add)
 
     def __init__(self):
+        self.ticks_ms = time.ticks_ms  # the port's own function: no Python frame a call
         self.set_by_host = False
         self.valid = False
         self.rtc = None
         self._base_s = None   # wall seconds at _base_t
         self._base_t = time.ticks_ms()
-
-    def ticks_ms(self):
-        return time.ticks_ms()
 
     def attach_rtc(self, rtc):
         """Reads the RTC once (boot); an RTC that does not answer or lost its

@@ -48,21 +48,32 @@ SHAKER_PWM_HZ = const(20_000)  # above hearing
 class ShiftInputs:
     """74HC165 chain: pulse SH/LD low to latch, then clock the bits out by SPI
     (mode 0, MSB first). Byte k of the read = chip k (U1 drives MISO), so
-    bit 8*k + n of the word = input D<n> of chip k."""
+    bit 8*k + n of the word = input D<n> of chip k. With `ticks_ms` the chain
+    is read once a millisecond: a main-loop pass asks for the word for every
+    switch, the dice and the buttons."""
 
-    def __init__(self, spi, load):
+    def __init__(self, spi, load, ticks_ms=None):
         self._spi = spi
         self._load = load  # callable(0/1) driving SH/LD
+        self._ticks = ticks_ms
         self._buf = bytearray(INPUT_BYTES)
+        self._at = None  # ticks of the last read
+        self._word = 0
         self.high = 0  # U4's inputs from the last read (1 = active)
 
     def read(self):
+        if self._ticks is not None:
+            now = self._ticks()
+            if now == self._at:
+                return self._word
+            self._at = now
         self._load(0)
         self._load(1)
         self._spi.readinto(self._buf)
         b = self._buf
         self.high = ~b[3] & 0xFF
-        return ~(b[0] | (b[1] << 8) | (b[2] << 16)) & 0xFFFFFF
+        self._word = ~(b[0] | (b[1] << 8) | (b[2] << 16)) & 0xFFFFFF
+        return self._word
 
     def answers(self):
         """True if the chain is there: the tie-off pair reads back."""
@@ -274,4 +285,4 @@ def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
             pin.irq(motion.handler, Pin.IRQ_FALLING, hard=True)
         else:
             pin.irq(motion.handler, Pin.IRQ_FALLING)
-    return set_duty, ShiftInputs(spi, load), SSD1306_I2C(i2c), lamps, set_inhibit, motion
+    return set_duty, ShiftInputs(spi, load, ticks_ms), SSD1306_I2C(i2c), lamps, set_inhibit, motion

@@ -50,17 +50,24 @@ class Switch:
     `value()` samples and returns the debounced level (1 = active), so a caller
     that polls `value()` every main-loop pass gets debouncing for free; `poll()`
     does the same with an explicit time. The first sample is taken as is.
+    The rule is Debouncer's for one bit, inline: a switch is read every pass.
     """
 
     def __init__(self, read, ticks_ms, ms=DEBOUNCE_MS):
         self._read = read
         self._ticks = ticks_ms
-        self._deb = Debouncer(1, ms)
-        self._deb.reset(1 if read() else 0)
+        self.ms = ms
+        self.state = self._raw = 1 if read() else 0
+        self._since = 0
 
     def poll(self, now_ms):
-        self._deb.update(1 if self._read() else 0, now_ms)
-        return self._deb.state
+        raw = 1 if self._read() else 0
+        if raw != self._raw:
+            self._raw = raw
+            self._since = now_ms
+        elif raw != self.state and ticks_diff(now_ms, self._since) >= self.ms:
+            self.state = raw
+        return self.state
 
     def value(self):
         return self.poll(self._ticks())

@@ -3,9 +3,10 @@
 Based on micropython-lib drivers/display/ssd1306: drawing runs in C. `show()`
 sends only the pages (8-pixel rows) that differ from what the display shows
 (a copy of the last frame sent is kept; every 32nd frame goes whole): a whole
-frame is ~23 ms of a 400 kHz bus, a countdown digit one page. The I2C object comes from the board. Making the object
-never touches the bus; `init()` does, and raises OSError (ETIMEDOUT, ENODEV)
-when no display answers, so the board can report the fault instead of dying.
+frame is ~25 ms of a 400 kHz bus, a countdown digit one page. The I2C object
+comes from the board. Making the object never touches the bus; `init()` does,
+and raises OSError (ETIMEDOUT, ENODEV) when no display answers, so the board
+can report the fault instead of dying.
 """
 import framebuf
 from micropython import const
@@ -29,7 +30,7 @@ _SET_VCOM_DESEL = const(0xDB)
 _SET_CHARGE_PUMP = const(0x8D)
 
 # show(part) sends a quarter of the frame (2 pages, 256 bytes, ~6 ms on a
-# 400 kHz bus; the whole frame takes ~23 ms): the controller sends a frame in
+# 400 kHz bus; the whole frame takes ~25 ms): the controller sends a frame in
 # parts when a SAS host must be answered in between (within 20 ms)
 _PARTS = const(4)
 # every this many frames all pages go, changed or not: a display that lost

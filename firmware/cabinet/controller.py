@@ -1,15 +1,18 @@
 """The cabinet controller: board + store + game cycle + player UI + money.
 
 `step(now_ms)` runs one pass of everything (tests and the headless simulator
-call it with a fake clock); `run()` is the asyncio main loop, where each part
-is its own task with its own period so none starves another:
+call it with a fake clock); `run()` is the asyncio main loop
+(firmware/cabinet/loop.py), four tasks with their own periods so none
+starves another:
 
-  inputs+game  10 ms   buttons, door/tilt/audit switches, game cycle, watchdog
-  money        20 ms   pulse bursts -> credits, inhibit line
-  serial       20 ms   technician read-out bytes
-  sas           5 ms   SAS host polls (only with a SAS port and an address)
-  display      50 ms   redraw only when the text changed
-  maintenance 200 ms   journal erase-ahead, only when idle and money inhibited
+  inputs+game+sas  10 ms   buttons, door/tilt/audit switches, game cycle,
+                           watchdog; SAS host polls (with a SAS port)
+  money+serial     20 ms   pulse bursts -> credits, inhibit line; read-out
+  display          50 ms   redraw only when the text changed
+  maintenance     200 ms   journal erase-ahead, only when idle and money inhibited
+
+After every part, a press being debounced is sampled and a SAS poll is
+answered (loop.py).
 
 Every state change goes through the store first (committed to flash), then
 the display shows it. The technician side (firmware/audit) is optional: it is
@@ -646,7 +649,7 @@ class Controller:
         return True
 
     def _show(self, d, now_ms):
-        """A whole frame is ~23 ms on the display's 400 kHz I2C bus, longer
+        """A whole frame is ~25 ms on the display's 400 kHz I2C bus, longer
         than a SAS host waits for an answer (20 ms): with SAS on, the frame
         goes in parts and SAS is served between them."""
         sas = self.sas

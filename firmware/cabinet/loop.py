@@ -1,7 +1,9 @@
-"""The cabinet's asyncio main loop (Controller.run()): each part of a pass
-is its own task with its own period, so none starves another (the periods:
-firmware/cabinet/controller.py). Tests and the benchmark call
-Controller.step() themselves."""
+"""The cabinet's asyncio main loop (Controller.run()): the parts of a pass run
+in four tasks with their own periods, so none starves another (the periods:
+firmware/cabinet/controller.py). Few tasks on purpose: each wake of a task
+costs ~0.45 ms of scheduling on an RP2040, so a task per part (425 wakes a
+second) would spend ~19 % of the CPU before doing any work. Tests and the
+benchmark call Controller.step() themselves."""
 
 
 def _cpython_sleep_ms(ms):
@@ -24,28 +26,39 @@ async def run(ctl, stop=None):
         return done[0]
 
     serve = ctl.sas.serve if ctl.sas else None
+    sas_tick = ctl.sas.tick if ctl.sas else None
     buttons = ctl.board.buttons
+
+    def between():
+        if buttons.busy() and not ctl.inputs_dead:
+            # a press being debounced is sampled after every part, not once a
+            # pass: a pass can outlast a short press's 50 ms
+            buttons.sample(tk())
+        if serve is not None:
+            serve()     # a SAS poll waits for one part at most (20 ms to answer)
 
     async def every(ms, fn):
         while not stopped():
             try:
                 fn(tk())
-                if buttons.busy() and not ctl.inputs_dead:
-                    # a press being debounced is sampled after every task, not
-                    # once a pass: a pass can outlast a short press's 50 ms
-                    buttons.sample(tk())
+                between()
             except Exception as exc:  # never out of the loop: logged, then a clean restart
                 ctl.fault(exc, tk())
-            if serve is not None:
-                serve()     # a SAS poll waits for one part at most (20 ms to answer)
             await sleep_ms(ms)
 
-    sas = ctl.sas.tick if ctl.sas else lambda now: None
+    def inputs(now):
+        ctl.tick_inputs(now)
+        if sas_tick is not None:
+            sas_tick(now)
+
+    def money(now):
+        ctl.tick_money(now)
+        between()
+        ctl.tick_serial()
+
     await asyncio.gather(
-        every(5, sas),
-        every(10, ctl.tick_inputs),
-        every(20, ctl.tick_money),
-        every(20, lambda now: ctl.tick_serial()),
+        every(10, inputs),
+        every(20, money),
         every(50, ctl.tick_display),
         every(200, ctl.tick_maintenance),
     )

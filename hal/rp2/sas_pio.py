@@ -80,6 +80,8 @@ class PioSas:
             self._n += 1
 
     def read(self, buf, wake):
+        if not self._n and not self._rx.rx_fifo():
+            return 0  # the common case: the main loop asks after each of its parts
         self._drain(self._rx)
         n = 0
         while self._n and n < len(buf):
