@@ -459,7 +459,8 @@ export class Pico {
     return c.stallNs + c.i2cNs + c.spiNs + c.uartNs;
   }
 
-  /** Watchdog feeds (writes to LOAD) on this chip: count and the longest gap between two. */
+  /** Watchdog feeds (writes to LOAD) on this chip: count, the longest gap between two, and
+   * `long`: [start ms, gap ms] of every gap over 250 ms. */
   installFeedWatch(mcu) {
     const wd = mcu.watchdog;
     const f = (this.feeds = this.feeds ?? { count: 0, maxGapNs: 0, maxGapRawNs: 0, maxGapAt: 0 });
@@ -470,6 +471,7 @@ export class Pico {
       if (off !== 0x04) return;
       const t = this.nanosBase + mcu.clock.nanos;
       const model = this.modelNs;
+      if (f.last !== null && t - f.last > 250e6) (f.long = f.long ?? []).push([f.last / 1e6, (t - f.last) / 1e6]);
       if (f.last !== null && t - f.last > f.maxGapNs) {
         f.maxGapNs = t - f.last;
         f.maxGapRawNs = f.maxGapNs - (model - f.lastModel);

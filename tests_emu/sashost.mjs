@@ -35,6 +35,7 @@ export class SasHost {
     this.address = address;
     this.times = []; // answer times, ns, of every poll that wants an answer
     this.rawTimes = []; // the same less what the chip-time model added meanwhile
+    this.slow = []; // [emulated ms, answer ms, poll] of the answers over 20 ms
     this.polls = 0;
     this.wrong = []; // what was wrong with an answer (text)
     this.unanswered = 0;
@@ -138,6 +139,9 @@ export class SasHost {
       this.state = 'answer';
       this.answer = [];
       this.times.push(this.now() - this.endNs);
+      if (this.now() - this.endNs > 20 * MS) {
+        this.slow.push([this.pico.simMs, (this.now() - this.endNs) / MS, this.frame.cmd ?? this.frame.kind]);
+      }
       this.rawTimes.push(this.now() - this.endNs - (this.pico.modelNs - this.model0));
       if (this.frame.kind === 'other') this.wrong.push('answered a poll to another address');
     } else if (this.state === 'idle') {

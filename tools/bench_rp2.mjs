@@ -59,6 +59,8 @@ function noteFeeds(pico, label) {
   const f = pico.feeds;
   say(`${label}_wdt_feed_gap_max_ms`, est((f.maxGapNs / 1e6).toFixed(1), (f.maxGapRawNs / 1e6).toFixed(1), 'ms')
     + ` over ${f.count} feeds`);
+  const long = (f.long ?? []).map(([t, ms]) => `${ms.toFixed(0)} ms at ${(t / 1000).toFixed(1)} s`);
+  if (long.length) say(`${label}_wdt_feed_gaps_over_250ms`, long.join(', '));
   worst('wdt_feed_gap', f.maxGapNs / 1e6, f.maxGapRawNs / 1e6);
 }
 
@@ -130,6 +132,7 @@ async function chipSession() {
   await board.press(BUTTON.BET_UP);
   c.pico.feeds.maxGapNs = 0;
   const mark = () => ({ sim: c.pico.simMs, busy: c.pico.busyNs, model: c.pico.modelNs });
+  const at = (what) => say(`${what}_at_s`, (c.pico.simMs / 1000).toFixed(1));
   const landed = async () => {
     const n = board.rolls.length;
     if (!(await c.runUntil(() => board.rolls.length > n || c.traceback(), 60000)) || c.traceback()) {
@@ -138,6 +141,7 @@ async function chipSession() {
     return mark();
   };
   let a = await landed(); // the first roll: rounds are measured landing to landing
+  at('first_roll_landed');
   for (let k = 1; k <= rounds; k++) {
     await c.runFor(3500); // the result read, the player bets again (kept on a win, new on a loss)
     await board.press(BUTTON.BET_UP);
@@ -145,14 +149,17 @@ async function chipSession() {
     const span = b.sim - a.sim;
     const busy = (100 * (b.busy - a.busy)) / 1e6 / span;
     const raw = (100 * (b.busy - a.busy - (b.model - a.model))) / 1e6 / span;
-    say(`round_${k}_cpu_busy`, est(busy.toFixed(1), raw.toFixed(1), '%') + ` of a ${(span / 1000).toFixed(1)} s round`);
+    say(`round_${k}_cpu_busy`, est(busy.toFixed(1), raw.toFixed(1), '%')
+      + ` of a ${(span / 1000).toFixed(1)} s round ending at ${(b.sim / 1000).toFixed(1)} s`);
     worst('cpu_busy_round', busy, raw);
     a = b;
   }
   await c.runFor(3500);
+  at('readout_meters');
   const m = await c.request('METERS');
   say('readout_meters', `${m.status}, ${m.lines.length} lines`);
   const tickets = board.tickets().length;
+  at('cashout');
   await board.press(BUTTON.CASHOUT);
   await c.runFor(3000);
   say('cashout_ticket', board.tickets().length > tickets ? 'printed' : 'NOT PRINTED');
@@ -164,6 +171,9 @@ async function chipSession() {
     + `${h.unanswered} unanswered, ${h.over20ms} over 20 ms`);
   say('sas_answer_ms', `median ${h.p50Ms.toFixed(2)}, 99th percentile ${h.p99Ms.toFixed(2)}, `
     + est(`max ${h.maxMs.toFixed(2)}`, h.rawMaxMs.toFixed(2), 'ms'));
+  if (host.slow.length) {
+    say('sas_answers_over_20ms', host.slow.map(([t, ms, p]) => `${ms.toFixed(1)} ms at ${(t / 1000).toFixed(1)} s (${p})`).join(', '));
+  }
   if (h.wrong || h.unanswered) failures.push(`chip session: ${h.wrong} wrong, ${h.unanswered} unanswered SAS polls`);
   worst('sas_answer', h.maxMs, h.rawMaxMs);
   noteFeeds(c.pico, 'chip_session');
