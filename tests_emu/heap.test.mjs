@@ -15,8 +15,8 @@ import { SasHost } from './sashost.mjs';
 import { HEAP_BUDGET, heapGuard, runSession } from './session.mjs';
 
 const FULL = process.env.FULL === '1';
-const ROLLS = FULL ? 1000 : 20;
-const CHECK = FULL ? 100 : 10;
+const ROLLS = FULL ? 1000 : 40;
+const CHECK = FULL ? 100 : 15; // after the 12-roll history (Controller.HISTORY) has filled
 const SEED = Number(process.env.SEED || 1 + (Date.now() % 1000000));
 
 describe('heap of the release image with SAS on the emulated Pico', { skip: missing() ?? false }, () => {
