@@ -180,6 +180,25 @@ def test_queue_ack_nack_and_power_cut():
     assert d2.ctl.sas.pending() == b"\x12\x18\x17"
 
 
+def test_polls_the_host_gave_up_on_get_no_answer():
+    # The line was not read for longer than the host waits: a long poll and the
+    # general poll the host sent after giving up on it wait together. Only the
+    # newest is answered (both would reach the host as a 9-byte answer to its
+    # general poll); the stale long poll still acknowledges the 18 before it.
+    b, d = hosted(seed=3)
+    assert _poll(d, b"\x81") == b"\x18"
+    b.sas.host_send(b"\x01\x1a")
+    b.sas.host_send(b"\x81")
+    d.run(20)
+    assert b.sas.host_read() == b"\x17"
+    b.sas.host_send(b"\x81")                           # a stale general poll: no answer,
+    b.sas.host_send(b"\x01\x1a")                       # the long poll after it answered
+    d.run(20)
+    got = b.sas.host_read()
+    assert got[:2] == b"\x01\x1a" and len(got) == 8 and kermit(got) == 0
+    assert _poll(d, b"\x81") == b"\x3c"                 # and it acknowledged the 17
+
+
 def test_queue_overflow_reports_70():
     b, d = hosted(5)
     sas = d.ctl.sas

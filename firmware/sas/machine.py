@@ -256,11 +256,15 @@ class Sas:
         each of its other parts, so a poll waits for one part at most)."""
         try:
             n = self.port.read(self._rx, self.flags)
+            flags = self.flags
+            newest = n - 1      # where the newest message in this read starts
+            while newest >= 0 and not flags[newest]:
+                newest -= 1
             fr = self.framer
             for i in range(n):
-                if self.flags[i]:
+                if flags[i]:
                     self.polled = True
-                kind = fr.feed(self._rx[i], self.flags[i])
+                kind = fr.feed(self._rx[i], flags[i])
                 if fr.skip != self._others_seen:
                     # a poll to another machine: implied ACK of our last answer (3.1)
                     self._others_seen = fr.skip
@@ -268,7 +272,10 @@ class Sas:
                     self.done()
                     self.last_kind = 0
                 if kind:
-                    self.answer(kind)
+                    # a message with another after it waited past the host's
+                    # timeout (the line was not read meanwhile): the host has
+                    # moved on, and a late answer would run into the next one's
+                    self.answer(kind, i < newest)
         except Exception as exc:
             self.errors += 1
             self.error = repr(exc)[:60]
@@ -296,13 +303,17 @@ class Sas:
         self._since = now_ms
         store.commit(T.pack(T.SAS_ACK, self.ctl.now_s(), min(self.acked, led.events.total)))
 
-    def answer(self, kind):
-        """A complete message for this machine is in framer.buf."""
+    def answer(self, kind, stale=False):
+        """A complete message for this machine is in framer.buf. A stale one
+        gets no answer; a stale long poll still acknowledges (the host sent
+        it after it had our last general poll's answer)."""
         if not self.synced:
             return
         fr = self.framer
-        self.count += 1
         if kind == _GENERAL:
+            if stale:
+                return          # the host got nothing: it polls again
+            self.count += 1
             nack = self.last_kind == _GENERAL and self._tag != _SENT_NONE \
                 and self.repeat < _NACK_MAX
             self.last_kind = kind
@@ -332,6 +343,9 @@ class Sas:
         # any other poll is an implied ACK of a general-poll answer
         self.done()
         self.last_kind = kind
+        if stale:
+            return
+        self.count += 1
         f = fr.buf
         cmd = f[1]
         if wire.length(cmd) != wire.R and not wire.crc_ok(f, fr.n):
