@@ -10,7 +10,7 @@
 // from memory (opts.flashBytes) and a PRIMASK watch (opts.watchIrqOff) that records the
 // longest interrupts-off window. Fixed: a run could spin forever when a deadline in float ms
 // was missed by a rounding step; a lost Ctrl-A when entering the raw REPL.
-// Chip time (chiptime.mjs, on unless opts.chipTime === false): the XIP cache's miss stalls are
+// Chip time (chiptime.mjs, with opts.chipTime or EMU_CHIPTIME=1): the XIP cache's miss stalls are
 // charged to the emulated clock and the I2C/SPI/UART blocks take their bus time, so emulated
 // time reads as a real Pico's; `chip` counts what the model added, `busyNs` the time the core
 // ran (not asleep in WFI/WFE) and `feeds` the watchdog's feeds and their longest gap.
@@ -345,7 +345,7 @@ export class Pico {
     this.instructions = 0;
     this.busyNs = 0; // time the core executed (the rest it slept in WFI/WFE)
     // what the chip-time model added: XIP miss stalls (charged to the clock) and bus time
-    this.chip = { on: opts.chipTime ?? process.env.EMU_CHIPTIME !== '0', stallNs: 0, misses: 0, hits: 0, i2cNs: 0, spiNs: 0, uartNs: 0 };
+    this.chip = { on: opts.chipTime ?? process.env.EMU_CHIPTIME === '1', stallNs: 0, misses: 0, hits: 0, i2cNs: 0, spiNs: 0, uartNs: 0 };
     this.boot();
   }
 

@@ -70,7 +70,7 @@ async function journalBoot(label, journal) {
   const flash = Buffer.from(await flashWithFiles(releaseFiles(), { uf2 }));
   flash.fill(0xff, JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN);
   if (journal) flash.set(journal.subarray(0, JOURNAL_LEN), JOURNAL_OFFSET);
-  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, bootMs: 120000 });
+  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, chipTime: true, bootMs: 120000 });
   if (c.traceback()) throw new Error(c.traceback());
   const ms = c.pico.simMs;
   const raw = ms - c.pico.modelNs / 1e6;
@@ -95,7 +95,7 @@ async function journalBoot(label, journal) {
 
 /** The heap session with a SAS host on the line; returns the chip (for --boot-check). */
 async function heapSession() {
-  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
+  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {}, chipTime: true });
   pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
   const host = new SasHost();
   new CabinetBoard({ sasHost: host }).attach(pico); // display, printer, inputs answer as on the cabinet
@@ -124,7 +124,7 @@ async function heapSession() {
 async function chipSession() {
   const host = new SasHost();
   const board = new CabinetBoard({ seed, sasHost: host });
-  const c = await cabinet({ board, flashTiming: {} });
+  const c = await cabinet({ board, flashTiming: {}, chipTime: true });
   if (c.traceback()) throw new Error(c.traceback());
   host.start();
   await board.insert(20);
