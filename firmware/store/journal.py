@@ -21,6 +21,9 @@ _HDR = const(8)  # commit u8, type u8, len u16, seq u32
 _OVH = const(12)  # header + crc32
 _MAXP = const(2036)  # max payload: one entry <= 2048 bytes
 _K_AHEAD = const(2)  # sectors kept erased ahead of the head
+# replay pauses (the watchdog feed) every 32 entries as well as every sector:
+# a sector of small records takes about a second to apply on the chip
+_PAUSE_EVERY_MASK = const(31)
 
 T_REC = const(1)  # record
 T_SNAPC = const(2)  # snapshot chunk
@@ -522,6 +525,8 @@ class Journal:
                     t, ln, seq = e[0], e[1], e[2]
                     if seq >= from_seq:
                         yield t, seq, mv[o + _HDR:o + _HDR + ln]
+                        if seq & _PAUSE_EVERY_MASK == 0:
+                            self._pause()
                     prev = seq
                     o += _OVH + ln
                     if seq == self.last[s]:
