@@ -38,7 +38,9 @@ def status_lines(store):
             "suspended=%s" % (led.suspended() or "no"),
             "critical=%d" % (1 if store.critical else 0),
             "games=%d" % led.game_no, "recall=%d" % len(led.recall),
-            "events=%d" % led.events.count]
+            "events=%d" % led.events.count,
+            # METERS reconcile modulo the meters' width (0 once one wrapped too)
+            "rollover=%d" % M.ROLLOVER, "balance=%d" % led.balance_check()]
 
 
 class Fallback:

@@ -18,7 +18,7 @@ out - coin in`, every SAS meter only ever going up):
 The mapping is one table (_ROWS), data rather than code.
 """
 from micropython import const
-from firmware.store.meters import BILL_DENOMS, BILLS_BASE, index
+from firmware.store.meters import BILL_DENOMS, BILLS_BASE, index, wrap
 from firmware.sas.wire import put_bcd
 
 # how a meter is worked out (the second byte of its row)
@@ -172,7 +172,7 @@ def meter(ledger, code):
     i = 6 * _AT[code] - 6
     how = t[i + 1] & ~_INTERNAL
     if how == _SUM:
-        return meter(ledger, t[i + 3]) + meter(ledger, t[i + 4])
+        return wrap(meter(ledger, t[i + 3]) + meter(ledger, t[i + 4]))
     if how == _PLAYER:
         return ledger.table.credits
     get = ledger.meters.get
@@ -183,6 +183,7 @@ def meter(ledger, code):
         v += get(t[i + 4])
     if t[i + 5] != _NO:
         v -= get(t[i + 5])
+    v = wrap(v)  # the ledger meters roll over at 10**10 cents: so does their sum
     return v // 100 if how == _DOLLARS else v
 
 

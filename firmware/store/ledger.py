@@ -14,7 +14,7 @@ from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import snapshot
 from firmware.store import ticket_in
-from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE
+from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE, wrap
 from firmware.store.recall import Recall, encode_game, NO_ACTION, VOIDED
 
 BETTING = const(0)
@@ -112,11 +112,13 @@ class Ledger:
             or self.tin_step == T.TI_AUTH
 
     def balance_check(self):
-        """Credits in hand minus what the meters say they must be: 0 or a bug."""
+        """Credits in hand minus what the meters say they must be: 0 or a bug.
+        Modulo the meters' width: once one of them rolled over the sum only
+        holds that way (credits stay below ROLLOVER)."""
         m = self.meters
         expect = (m.get("total_in") - m.get("total_out") + m.get("won")
                   + m.get("returned") - m.get("wagered") - m.get("vig"))
-        return self.table.credits - expect
+        return wrap(self.table.credits - expect)
 
     # ---- the reducer ---------------------------------------------------
     def apply(self, payload):
@@ -147,7 +149,9 @@ class Ledger:
         source, amount = f
         if amount <= 0 or source not in (T.SRC_BILL, T.SRC_COIN):
             return R.BAD_AMOUNT
-        self.table.credit(amount)
+        code = self.table.credit(amount)
+        if code != R.OK:
+            return code  # over the meters' width: metering it would break the balance
         self.pulses[source] = 0   # the burst these pulses were part of is now credit
         m = self.meters
         m.add("total_in", amount)

@@ -1,6 +1,12 @@
-"""Audit meters: the list is data; values are integers that roll over at 10**10.
-Each meter has a key, a label for the audit screen and a group; play meters
-by key or number, the audit side reads rows (meter(), METERS, INDEX).
+"""Audit meters: the list is data; values are integers that roll over at
+ROLLOVER. Each meter has a key, a label for the audit screen and a group;
+play meters by key or number, the audit side reads rows (meter(), METERS,
+INDEX).
+
+Width: every meter is 10 decimal digits (GLI-11: money meters of at least
+10 digits rolling over at 10**10), so a money meter wraps at $100,000,000.00
+(it counts cents), a count at 10**10. A check that sums meters works modulo
+ROLLOVER (wrap()); SAS reports them in fewer BCD digits (firmware/sas/meters.py).
 
 Meters never clear except by a RAM clear. Per-wager meters follow the
 wager ids in firmware.rules.wagers. Money meters count cents; rounding
@@ -9,7 +15,7 @@ meters count 1/1320 cent.
 from micropython import const
 from firmware.rules import wagers as W
 
-ROLLOVER = 10 ** 10
+ROLLOVER = 10 ** 10     # the one width of every meter
 BILL_DENOMS = (1, 2, 5, 10, 20, 50, 100)  # dollars per note, by bill meter slot
 
 # One packed row per meter: key (14 columns), label for the 16-column audit
@@ -69,6 +75,12 @@ WON_BASE = BET_BASE + W.COUNT
 LATER_BASE = WON_BASE + W.COUNT
 COUNT = LATER_BASE + len(_LATER) // ROW
 _SIZE = const(8)
+
+
+def wrap(v):
+    """A sum or difference of meters as a meter shows it (0..ROLLOVER-1):
+    once one of them rolled over, only this is comparable."""
+    return v % ROLLOVER
 
 
 def _find(rows, key):
@@ -180,13 +192,13 @@ class Meters:
 
     def add(self, key, amount=1):
         i = _number(key)
-        self.v[i] = (self.v[i] + amount) % ROLLOVER
+        self.v[i] = wrap(self.v[i] + amount)
 
     def get(self, key):
         return self.v[_number(key)]
 
     def set(self, key, value):
-        self.v[_number(key)] = value % ROLLOVER
+        self.v[_number(key)] = wrap(value)
 
     def encode(self):
         out = bytearray(COUNT * _SIZE)
