@@ -9,7 +9,11 @@ poll(now_ms) -> (state, cents):
   STACKED  the bill is in the cash box (vend valid, or powered up with a bill
            in the stacker: cents 0 then, the cabinet's journal knows it);
            reported until ack()
-  FAULT    does not answer, jammed, cash box full or removed
+  FAULT    does not answer, jammed, cash box full or removed: `cents` is
+           then the fault's hal.faults code (VALIDATOR, BILL_JAM,
+           STACKER_FULL, STACKER_OPEN); a note it held stays where it was
+           until the fault is cleared, and the validator then reports it
+           STACKED, in ESCROW again, or not at all (IDLE: nobody knows)
   TICKET   a ticket (TITO) waits in escrow: its barcode's digits are in
            `barcode` (ASCII bytes) until stack() or ret(); STACKED after a
            ticket says cents 0 (the cabinet's journal knows the ticket)

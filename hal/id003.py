@@ -19,6 +19,7 @@ ticket's digits (once a ticket).
 """
 from micropython import const
 from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET
+from hal import faults as F
 from hal.ticks import ticks_diff
 
 _SYNC = const(0xFC)
@@ -39,6 +40,8 @@ _PU_STACKER = const(0x42)
 _ERRORS = const(0x43)    # 0x43..0x4A: stacker full/open, jams, pause, cheated, failure, comms
 _ERRORS_END = const(0x4A)
 _BARCODE = const(0x6F)   # escrow data: a ticket, its barcode's digits follow
+# each error status's hal.faults code, from 0x43 on (the rest: VALIDATOR)
+_ERROR_FAULTS = (F.STACKER_FULL, F.STACKER_OPEN, F.BILL_JAM, F.BILL_JAM)
 _REPLY_MS = const(200)   # no answer by then: ask again
 _DEAD_MS = const(1000)   # no answer for this long: FAULT
 # Escrow denomination codes -> dollars, as JCM publishes them for US dollar
@@ -82,7 +85,7 @@ class Id003:
         if self._sent is None or ticks_diff(now, self._sent) >= _REPLY_MS:
             self._send(now)
         if ticks_diff(now, self._heard) >= _DEAD_MS:
-            return FAULT, 0
+            return FAULT, F.VALIDATOR
         return self._state()
 
     def stack(self):
@@ -114,7 +117,8 @@ class Id003:
         if s in (_IDLING, _DISABLED, _PU, _PU_ACCEPTOR):
             return IDLE, 0
         if _ERRORS <= s <= _ERRORS_END:
-            return FAULT, 0
+            i = s - _ERRORS
+            return FAULT, _ERROR_FAULTS[i] if i < len(_ERROR_FAULTS) else F.VALIDATOR
         return BUSY, 0
 
     def _send(self, now):

@@ -234,3 +234,46 @@ def test_a_ticket_in_escrow_is_read_redeemed_over_sas_and_stacked():
     assert dev.insert(0x65)                                  # a note after it: a note
     d.run(1500)
     assert led.table.credits == 3000 and dev.stacked == 2
+
+
+def test_each_error_status_names_its_fault():
+    """Stacker full, stacker open, the jams, the rest, and silence: FAULT with
+    the hal.faults code the lock screen and SAS name (issue 25, finding 1)."""
+    from hal import faults as F
+    want = {0x43: F.STACKER_FULL, 0x44: F.STACKER_OPEN, 0x45: F.BILL_JAM, 0x46: F.BILL_JAM,
+            0x47: F.VALIDATOR, 0x48: F.VALIDATOR, 0x49: F.VALIDATOR, 0x4A: F.VALIDATOR}
+    for status, code in want.items():
+        b, d, dev = _cabinet(_IDLING)
+        dev.status = status
+        for _ in range(3):
+            d.run(100)
+        assert b.validator.poll() == (V.FAULT, code), hex(status)
+    b, d, dev = _cabinet(_IDLING)
+    d.run(300)
+    dev.write = lambda data: None          # it stops answering
+    d.run(1500)
+    assert b.validator.poll() == (V.FAULT, F.VALIDATOR)
+
+
+def test_a_jam_mid_stack_then_the_note_in_the_cash_box():
+    """The byte-level validator jams in the stacker with the note, then
+    powers up with it in the stacker: credited exactly once."""
+    from hal import faults as F
+    from firmware.store import ledger as L
+    b, d, dev = _cabinet(_IDLING)
+    d.run(500)
+    led = d.ctl.store.ledger
+    assert dev.insert(0x64)                # $10
+    for _ in range(100):
+        d.run(10)
+        if dev.status == _STACKING:
+            break
+    dev.status, dev.due = 0x46, None       # jammed in the stacker
+    d.run(1500)
+    assert led.lock == L.LK_DEVICE and led.lock_arg == F.BILL_JAM and led.escrow == 1000
+    assert led.host & L.BILL_DOUBT and led.table.credits == 0
+    dev.status = _PU_STK                   # cleared by power: the note in the stacker
+    d.run(1500)
+    assert led.table.credits == 1000 and led.escrow == 0 and dev.heard[-1] in (0x11, 0x40)
+    d.run(1500)
+    assert led.table.credits == 1000 and led.meters.get("bills_in") == 1000

@@ -104,6 +104,10 @@ def event_detail(code, arg):
         return faults.name(arg)
     if code == E.FAULT_RESTART:
         return ("error", "no memory", "device")[arg] if 0 <= arg <= 2 else "kind %d" % arg
+    if code == E.BILL_DOUBT:
+        return "amount %d" % arg
+    if code == E.PULSES_DROPPED:
+        return "%s %d" % ("coin" if arg & 1 else "bill", arg >> 1)
     if arg:
         return "arg %d" % arg
     return ""

@@ -22,11 +22,19 @@ def _number(n):
     return "%016d" % (n % 10 ** 16)
 
 
+def bill_in_doubt(led):
+    """Cents of the note a faulted validator held (0: none)."""
+    return led.escrow if led.host & L.BILL_DOUBT else 0
+
+
 def state(led):
-    """4 lines: the lock and, for a ticket in doubt, what it was."""
+    """4 lines: the lock and, for a ticket or a note in doubt, what it was."""
     if led.ticket:
         return ["Ticket in doubt", "amount " + fmt(led.ticket), _number(led.ticket_no),
                 L.LOCK_NAMES[led.lock] if led.lock else "printing"]
+    if bill_in_doubt(led):
+        return ["Bill in doubt", "amount " + fmt(led.escrow), "in cash box?",
+                "count it first"]
     if led.lock:
         return ["Lock:", L.LOCK_NAMES[led.lock], "Amount", "%16s" % fmt(led.lock_arg)]
     why = led.suspended()
@@ -52,6 +60,18 @@ def handpay(store, now):
     return ["NOT DONE", "store code %d" % rc, "", ""]
 
 
+def settle_bill(store, now, stacked):
+    """The attendant's word on a note in doubt, from the cash box count:
+    in the box (credited now) or not (never credited). Once settled, the
+    validator's own later report credits nothing more."""
+    cents = store.ledger.escrow
+    rc = store.commit(T.pack(T.ESCROW, now, T.ES_STACKED if stacked else T.ES_RETURNED, cents))
+    if rc == 0:
+        return ["CREDITED" if stacked else "NOT CREDITED", "bill " + fmt(cents),
+                "in cash box" if stacked else "not in box", "(logged)"]
+    return ["NOT DONE", "store code %d" % rc, "", ""]
+
+
 def reset(store, now):
     led = store.ledger
     name, amount = L.LOCK_NAMES[led.lock], led.lock_arg
@@ -64,7 +84,8 @@ def reset(store, now):
 class Desk:
     """The attendant's buttons: a lockup, ROLL twice resets it; a ticket in
     doubt, ROLL twice reprints it (same validation number), BET_UP twice
-    pays it by hand."""
+    pays it by hand; a note in doubt, ROLL twice credits it (found in the
+    cash box), BET_UP twice settles it uncredited."""
 
     def __init__(self, store, board):
         self.store = store
@@ -75,15 +96,18 @@ class Desk:
         """Lines saying what was done; "" when the press was taken (armed or
         disarmed); None when it is not the desk's button."""
         led = self.store.ledger
-        acts = (B.ROLL, B.BET_UP) if led.ticket else (B.ROLL,) if led.lock else ()
+        doubt = led.ticket or bill_in_doubt(led)
+        acts = (B.ROLL, B.BET_UP) if doubt else (B.ROLL,) if led.lock else ()
         if code in acts:
             if self.confirm != code:
                 self.confirm = code
                 return ""
             self.confirm = -1
             now = self.board.clock.now()
-            if not led.ticket:
+            if not doubt:
                 return reset(self.store, now)
+            if not led.ticket:
+                return settle_bill(self.store, now, code == B.ROLL)
             if code == B.ROLL:
                 return reprint(self.store, self.board.printer, now)
             return handpay(self.store, now)
@@ -98,6 +122,8 @@ class Desk:
         out = state(led)
         if led.ticket:
             out += ["ROLL x2=reprint", "UP x2=handpay"]
+        elif bill_in_doubt(led):
+            out += ["ROLL x2=credit", "UP x2=not in box"]
         elif led.lock:
             out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=reset", ""]
         else:

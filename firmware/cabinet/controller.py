@@ -132,6 +132,7 @@ class Controller:
         self.credits_in = 0        # credited this power cycle (tests)
         self.ticket_in_ms = None   # when the ticket in escrow was offered to the host
         self.faults = []           # hal.faults codes of devices that do not answer
+        self.escrow_ms = None      # ticks when the note in escrow was first seen pending
         self.inputs_dead = self.display_dead = self.no_journal = False
         self.menu_module = _MENU
         self.readout_module = _READOUT
@@ -299,9 +300,9 @@ class Controller:
             self.dirty = True
         key = b.audit_key.value() == 1
         if key and not self.audit_mode:
-            # never mid-roll, never over a result, never with a bill half counted
-            if not self.game.rolling() and not self.money.busy() and not led.escrow \
-                    and not led.tin_step \
+            # never mid-roll, never over a result, never with a bill half
+            # counted (a faulted device's money waits for the technician)
+            if not self.game.rolling() and not self.money_in_flight() \
                     and not self.game.result_locked(now_ms):
                 self._enter_audit(now_ms)
         elif not key and self.audit_mode:
@@ -482,6 +483,7 @@ class Controller:
         if v is not None:  # bills through a validator with escrow
             escrow.tick(self, v, now_ms)
         money = self.money
+        devfault.lines(self, money, now_ms)
         if self.audit_mode and not self.board.money.inhibited:
             money.skip()
             return
@@ -502,6 +504,14 @@ class Controller:
             self.credits_in += amount
             self.say("CREDIT +" + fmt(amount), now_ms)
         self._update_inhibit()
+
+    def money_in_flight(self):
+        """A pulse burst being counted, a note on its way to the cash box or
+        a ticket in while the host decides: it settles by itself within
+        seconds (a note in doubt does not)."""
+        led = self.store.ledger
+        return self.money.busy() or (led.escrow > 0 and not led.host & L.BILL_DOUBT) \
+            or bool(led.tin_step)
 
     def want_inhibit(self):
         store = self.store
@@ -593,8 +603,7 @@ class Controller:
         return (g.state == BETTING and not g.rolling() and not self.audit_mode
                 and ticks_diff(now_ms, self._last_input) >= _IDLE_MS
                 and not self.board.buttons.busy()
-                and not self.money.busy() and self.money.quiet_for(now_ms) >= GAP_MS
-                and not self.store.ledger.escrow and not self.store.ledger.tin_step
+                and not self.money_in_flight() and self.money.quiet_for(now_ms) >= GAP_MS
                 and not (0 <= g.remaining_ms < 1000))
 
     def tick_maintenance(self, now_ms):

@@ -9,10 +9,12 @@ tower light keeps RED on and WHITE blinks the code of the first fault.
 from micropython import const
 
 from hal import faults as F
+from hal.ticks import ticks_diff
 from firmware.store import events as E
 from firmware.store import ledger as L
 
 _BLINK_MS = const(400)
+_LINE_QUIET_MS = const(2000)   # a stopped line is quiet this long before it counts again
 
 
 def poll(ctl, found, now_ms):
@@ -23,6 +25,34 @@ def poll(ctl, found, now_ms):
         _flags(ctl)
     for code in found:
         note(ctl, code, now_ms)
+
+
+def cleared(ctl, codes):
+    """The money device answers again without a fault: its codes leave the
+    list (its lock stays for the attendant)."""
+    for code in codes:
+        if code in ctl.faults:
+            ctl.faults.remove(code)
+            ctl.dirty = True
+
+
+def lines(ctl, money, now_ms):
+    """Pulse lines (firmware/cabinet/money.py channels) that never stop: the
+    burst is logged and dropped (a chattering line is not money), the line
+    is locked with its name and its pulses ignored until it has been quiet
+    for _LINE_QUIET_MS."""
+    for ch in (0, 1):
+        code = F.LINES[ch]
+        if code in ctl.faults:
+            money.drop(ch, now_ms)
+            if ticks_diff(now_ms, money.last[ch]) >= _LINE_QUIET_MS:
+                cleared(ctl, (code,))
+        elif money.endless(ch, now_ms):
+            store = ctl.store
+            if not store.critical:
+                store.event(ctl.now_s(), E.PULSES_DROPPED, money.pending[ch] << 1 | ch)
+            money.drop(ch, now_ms)
+            note(ctl, code, now_ms)
 
 
 def printer(ctl, now_ms):
@@ -57,7 +87,7 @@ def _flags(ctl):
 
 def lock_lines(code):
     from firmware.cabinet.screens import center
-    return [center(F.name(code)), center("NOT ANSWERING")]
+    return [center(F.name(code)), center(F.detail(code))]
 
 
 def no_journal_screen():

@@ -13,6 +13,9 @@ from micropython import const
 from hal.ticks import ticks_diff
 
 GAP_MS = const(500)  # silence that ends a burst (pulse period is ~100 ms)
+# a burst still going after this is a line that never stops, not money: a
+# $100 note at one pulse a dollar takes ~10 s
+LINE_MS = const(15000)
 BILL = const(0)
 COIN = const(1)
 
@@ -24,6 +27,7 @@ class MoneyIn:
         self.seen = [c[0], c[1]]
         self.pending = [0, 0]
         self.last = [now_ms, now_ms]
+        self.first = [now_ms, now_ms]   # when each pending burst began
 
     def busy(self, now_ms=None):
         """True while a burst is in progress (not yet credited)."""
@@ -50,6 +54,8 @@ class MoneyIn:
         d = count - self.seen[ch]
         if d > 0:
             self.seen[ch] = count
+            if not self.pending[ch]:
+                self.first[ch] = now_ms
             self.pending[ch] += d
             self.last[ch] = now_ms
         elif d < 0:  # counter restarted (should not happen within a power cycle)
@@ -61,6 +67,19 @@ class MoneyIn:
         already pending stays pending."""
         c = self.money.counts()
         self.seen[0], self.seen[1] = c[0], c[1]
+
+    def endless(self, ch, now_ms):
+        """True when the burst on `ch` has run longer than any note or coin."""
+        return bool(self.pending[ch]) and ticks_diff(now_ms, self.first[ch]) >= LINE_MS
+
+    def drop(self, ch, now_ms):
+        """Takes the pulses on `ch` as seen and credits none (a line that
+        never stops); `last` keeps moving while they come."""
+        count = self.money.counts()[ch]
+        if count != self.seen[ch]:
+            self.seen[ch] = count
+            self.last[ch] = now_ms
+        self.pending[ch] = 0
 
     def done(self, ch):
         """The burst on `ch` was credited: forget it."""

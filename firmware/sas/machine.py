@@ -106,12 +106,16 @@ BY_EVENT = (
     b"\x00\x00"   # 40 FLASH_WORN
     b"\x00\x00"   # 41 FAULT_RESTART
     b"\x00\x00"   # 42 ACTION_FAULT
-    b"\x00\x00"   # 43-45: the money devices' faults
+    b"\x00\x00"   # 43 BILL_DOUBT, 44 PULSES_DROPPED: reported as device faults
     b"\x00\x00"
-    b"\x00\x00"
-    b"\x67\x00"   # 46 TICKET_INSERTED: ticket has been inserted
-    b"\x68\x00"   # 47 TICKET_IN_DONE: ticket transfer complete
+    b"\x67\x00"   # 45 TICKET_INSERTED: ticket has been inserted
+    b"\x68\x00"   # 46 TICKET_IN_DONE: ticket transfer complete
 )
+
+# a device fault (event DEVICE_FAULT, arg a hal.faults code) -> its SAS
+# exception: printer communication error, bill acceptor hardware failure,
+# bill jam, cash box full, cash box removed, coin in tilt (00: none)
+BY_FAULT = b"\x00\x00\x60\x00\x00\x29\x28\x27\x1b\x29\x21"
 
 # long poll -> its handler in _HANDLERS (below the class): command, handler
 # pairs, searched at each long poll (no 256-byte table on the heap)
@@ -212,6 +216,10 @@ class Sas:
                 c = arg // 100
                 c = _BILL_DOLLARS.index(c) if c in _BILL_DOLLARS else -1
                 self.push(BILL_CODES[c] if c >= 0 else _BILL_OTHER, number)
+                continue
+            if code == E.DEVICE_FAULT:
+                if arg < len(BY_FAULT) and BY_FAULT[arg]:
+                    self.push(BY_FAULT[arg], number)
                 continue
             i = 2 * code
             c = BY_EVENT[i] if i < len(BY_EVENT) else 0

@@ -53,12 +53,14 @@ FAULT_RESTART = const(41)  # a passing fault restarted the cabinet; arg: FAULT_*
 # a player action raised and was refused, nothing changed; arg: its record
 # type (records.py), or 0x100 + the button (hal.buttons) outside the store
 ACTION_FAULT = const(42)
-# 43-45 are the money devices' faults (issue 25), named where they are defined
-TICKET_INSERTED = const(46)  # a ticket waits in escrow for the host (arg: 0)
-TICKET_IN_DONE = const(47)   # it was credited (arg: cents) or given back (arg: 0)
+BILL_DOUBT = const(43)     # the validator faulted holding a note in escrow (arg: cents)
+PULSES_DROPPED = const(44) # a pulse line that never stopped: its burst not credited
+                           # (arg: pulses << 1 | records.SRC_*)
+TICKET_INSERTED = const(45)  # a ticket waits in escrow for the host (arg: 0)
+TICKET_IN_DONE = const(46)   # it was credited (arg: cents) or given back (arg: 0)
 
 
-COUNT = const(48)  # codes 0..TICKET_IN_DONE; len(NAMES)
+COUNT = const(47)  # codes 0..TICKET_IN_DONE; len(NAMES)
 
 # FAULT_RESTART's arg: what kind of exception it was
 FAULT_OTHER = const(0)
@@ -76,7 +78,7 @@ NAMES = (
     "disabled by host", "enabled by host",
     "logic door open", "logic door closed", "cash box open", "cash box closed",
     "clock set", "clock NOT SET", "bill returned", "flash sector worn", "fault restart",
-    "action refused", "event 43", "event 44", "event 45",
+    "action refused", "bill in doubt", "pulses dropped",
     "ticket inserted", "ticket in done",
 )
 

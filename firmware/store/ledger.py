@@ -39,6 +39,7 @@ BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
 CASHBOX_DOOR = const(8) # cash box door open
 NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
+BILL_DOUBT = const(32)  # the validator faulted holding the note in escrow
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
 _CONFIG_HISTORY = const(32)     # settings changes kept (time, index, old, new)
@@ -304,16 +305,25 @@ class Ledger:
 
     def _escrow(self, time, f, tail):
         """ID-003 style escrow: PENDING before the stack order (one bill at a
-        time), then STACKED (the credit) or RETURNED, each naming its amount."""
+        time), then STACKED (the credit) or RETURNED, each naming its amount;
+        DOUBT between them when the validator faulted holding the note."""
         step, cents = f
         if step == T.ES_PENDING:
             if self.escrow or cents <= 0:
                 return R.BAD_AMOUNT
             self.escrow = cents
             return R.OK
-        if cents != self.escrow or not cents or step not in (T.ES_STACKED, T.ES_RETURNED):
+        if cents != self.escrow or not cents or step > T.ES_DOUBT:
             return R.BAD_AMOUNT
+        if step == T.ES_DOUBT:
+            if self.host & BILL_DOUBT:
+                return R.BAD_AMOUNT
+            self.host |= BILL_DOUBT
+            self.meters.add("bills_doubt")
+            self.events.log(time, E.BILL_DOUBT, cents)
+            return R.OK
         self.escrow = 0
+        self.host &= ~BILL_DOUBT
         if step == T.ES_STACKED:
             return self._credit(time, (T.SRC_BILL, cents), tail)
         self.events.log(time, E.BILL_RETURNED, cents)
@@ -425,8 +435,8 @@ class Ledger:
     def _reset(self, time, f, tail):
         if not self.lock:
             return R.NO_BET
-        if self.ticket:
-            return R.LOCKED  # only a reprint or a handpay settles a ticket in doubt
+        if self.ticket or self.host & BILL_DOUBT:
+            return R.LOCKED  # a ticket or a note in doubt is settled first (attend.py)
         was = self.lock
         self.lock = LK_NONE
         self.lock_arg = 0
@@ -444,6 +454,8 @@ class Ledger:
                  LK_DOUBT: E.TICKET_DOUBT}.get(code, E.MALFUNCTION)
         if code == LK_DOUBT:
             self.meters.add("tickets_doubt")
+        elif event in _FAULT_EVENTS:
+            self.meters.add("dev_faults")
         self._set_lock(time, code, arg, event)
         return R.OK
 
@@ -484,6 +496,10 @@ class Ledger:
             self.host &= ~CASHBOX_DOOR
         elif code == E.ACTION_FAULT:
             m.add("action_faults")
+        elif code in _FAULT_EVENTS:     # a fault under another lock
+            m.add("dev_faults")
+        elif code == E.PULSES_DROPPED:  # arg: pulses << 1 | source
+            self.pulses[arg & 1] = 0
         elif not 0 < code < E.COUNT:
             return BAD_RECORD
         self.events.log(time, code, arg)
@@ -545,6 +561,8 @@ class Ledger:
 
 # the player's actions (CLOSE too: the ROLL button closes the bets)
 _ACTIONS = (T.BET, T.REMOVE, T.WORKING, T.CLEAR, T.CLOSE)
+_FAULT_EVENTS = (E.DEVICE_FAULT, E.PRINTER_FAULT)   # what the dev_faults meter counts
+
 _APPLY = {
     T.CREDIT: Ledger._credit, T.BET: Ledger._bet, T.REMOVE: Ledger._remove,
     T.WORKING: Ledger._working, T.CLEAR: Ledger._clear, T.CLOSE: Ledger._close,

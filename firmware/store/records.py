@@ -38,6 +38,7 @@ TK_HANDPAID = const(2)  # the attendant paid it by hand instead
 ES_PENDING = const(0)   # accepted by the cabinet, stack ordered: not credit yet
 ES_STACKED = const(1)   # the validator reported it in the cash box: credited
 ES_RETURNED = const(2)  # it went back to the player (or never left the escrow)
+ES_DOUBT = const(3)     # the validator faulted holding it: stacked only when it says so
 TI_PENDING = const(1)   # read, held in escrow, the host asked (value 0)
 TI_AUTH = const(2)      # the host redeems it for `value` cents: the stack order follows
 TI_REJECT = const(3)    # it is refused (value: why, TS_*): the return order follows

@@ -15,7 +15,7 @@ STACKED until acknowledged ("power up with bill in stacker"). A torn last
 line counts as not written (the move had not happened).
 """
 from micropython import const
-from hal.escrow import BUSY, IDLE, ESCROW, STACKED, TICKET
+from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET
 
 _ACCEPT_MS = const(200)  # reading the note
 _STACK_MS = const(300)   # escrow -> cash box
@@ -34,6 +34,7 @@ class MockValidator:
         self._due = 0
         self.refused = 0
         self.stacked = 0       # cents stacked this power-up (tests)
+        self.fault_code = 0    # a hal.faults code while faulted (tests: fault())
         self.returned = 0
         self.barcode = b""     # the ticket being read or held (b"": a bill)
         self.tickets = []      # (barcode, "S" stacked or "R" given back) this power-up
@@ -88,7 +89,29 @@ class MockValidator:
         self._note("I")
         return True
 
+    def fault(self, code):
+        """Jammed, cash box full or out, or silent (tests): the note it holds
+        stays where it was."""
+        self.fault_code = code
+
+    def clear(self, where):
+        """The technician cleared the fault; the note it held went to the cash
+        box (STACKED, reported as "power up with bill in stacker": no amount),
+        back in escrow (ESCROW) or out of the validator (IDLE)."""
+        self.fault_code = 0
+        if self.cents:
+            if where == STACKED:
+                self.stacked += self.cents
+                self._log("S %d" % self.cents)
+                self.cents = 0
+            elif where == IDLE:
+                self._log("R %d" % self.cents)
+                self.cents = 0
+        self.state = where
+
     def poll(self, now_ms=None):
+        if self.fault_code:
+            return FAULT, self.fault_code
         c = self._clock
         st = self.state
         if st >= _ACCEPTING and c.ticks_diff(c.ticks_ms(), self._due) >= 0:
