@@ -24,6 +24,9 @@ _K_AHEAD = const(2)  # sectors kept erased ahead of the head
 # replay pauses (the watchdog feed) every 32 entries as well as every sector:
 # a sector of small records takes about a second to apply on the chip
 _PAUSE_EVERY_MASK = const(31)
+# an empty sector whose cells keep flipping under an entry after this many
+# erases is worn (retired)
+_ERASE_TRIES = const(3)
 
 T_REC = const(1)  # record
 T_SNAPC = const(2)  # snapshot chunk
@@ -106,6 +109,7 @@ def _later(buf, off, last):
 
 
 _ERASED = b"\xff" * _PAGE  # an erased page
+_ERASED_MV = memoryview(_ERASED)
 
 
 def _blank(buf, off, page):
@@ -133,10 +137,15 @@ def _marked(buf):
     return True
 
 
-def _untouched(buf, off, page):
-    """True if nothing was programmed at off or after it but the type byte
-    that _neutralize clears (o + 1)."""
-    return buf[off] == 0xFF and (off + 2 >= _SEC or _blank(buf, off + 2, page))
+def _lost(buf, off, last):
+    """True if the entry at off was committed and does not read: its commit
+    byte programmed whole (in A only after its data program returned; B's
+    copy is written committed, after A's commit), its type not
+    neutralized, its data or CRC wrong. Stray flips never clear a whole
+    byte; a torn entry in A left its commit byte erased; a torn commit
+    program left the data whole (its commit byte may read 0 or not)."""
+    return off + _OVH <= _SEC and buf[off] == 0 and buf[off + 1] != 0 \
+        and _parse(buf, off, last, False) is None
 
 
 class Journal:
@@ -338,17 +347,18 @@ class Journal:
             return CRITICAL
         k = self._reclaim(chain, sums)
         if not k and not sums[h][_S_CLEAN]:
-            # The scan stopped at a bad entry in the head sector. A power
-            # cut leaves one copy untouched there (a torn entry in A: B was
-            # not begun; a torn repair erase of B: A ends there). Something
-            # in both copies is the newest entry damaged twice: data lost.
-            # Not so in the sectors of an unfinished snapshot (k > 0): they
-            # are erased below whatever they hold, and a cut in that erase
-            # (A first) leaves A torn and B with the mirror write the first
-            # cut tore, both touched while every needed sector is intact.
+            # The scan stopped in the head sector at an entry neither copy
+            # reads. A committed one (its commit byte whole in either copy)
+            # is data lost in both copies. Anything else is a torn
+            # uncommitted entry (A torn, B not begun) or stray flipped
+            # cells (program disturb, anywhere in the erased tail of both
+            # copies): nothing committed is lost. Not checked in the
+            # sectors of an unfinished snapshot (k > 0): they are erased
+            # below whatever they hold.
             abuf, bbuf = self._read_pair(h)
             e = sums[h][_S_END]
-            if not _untouched(abuf, e, self._c) and not _untouched(bbuf, e, self._c):
+            last = sums[h][_S_LAST]
+            if _lost(abuf, e, last) or _lost(bbuf, e, last):
                 self.status = CRITICAL
                 return CRITICAL
         n = (h + 1) % m
@@ -575,12 +585,15 @@ class Journal:
                 n += 1
         return n
 
-    def erased(self):
-        """True if every block of the device reads erased: a blank region,
-        not one whose entries were all destroyed. A page at a time, so no
-        sector-sized buffer is needed."""
+    def erased(self, skip=0):
+        """True if every block of the device reads erased (but logical
+        sectors below `skip`, both copies): a blank region, not one whose
+        entries were all destroyed. A page at a time, so no sector-sized
+        buffer is needed."""
         buf = bytearray(_PAGE)
         for n in range(self.dev.ioctl(4, 0)):
+            if n % self.m < skip:
+                continue
             for off in range(0, _SEC, _PAGE):
                 self.dev.readblocks(n, buf, off)
                 if buf != _ERASED:
@@ -707,13 +720,17 @@ class Journal:
         struct.pack_into("<BBHI", h, 0, 0xFF, t, ln, seq)
         struct.pack_into("<I", h, _HDR, crc32(payload, crc32(hv[1:_HDR])))
         c = self._c
+        erases = 0  # of an empty sector whose cells flipped under the entry
         while True:
             if self.off + need > _SEC:
                 self._advance(reserve)
             s = self.head
             o = self.off
             p = o & ~(_PAGE - 1)
-            if self._program(s, o, hv, payload):  # copy A, uncommitted
+            got = None  # B's place checked first: no entry committed without it
+            if self._blank_at(self.m + s, o, need):
+                got = self._program(s, o, hv, payload)  # copy A, uncommitted
+            if got:
                 for i in range(_PAGE):
                     c[i] = 0xFF
                 c[o - p] = 0
@@ -721,6 +738,21 @@ class Journal:
                 self.dev.readblocks(s, c, p)
                 if c[o - p] == 0:
                     break
+                got = False
+            if got is None and (self.first[s] or erases < _ERASE_TRIES):
+                # Cells under the entry flipped since the erase (program
+                # disturb), in either copy: a program cannot set them back,
+                # and it is not wear. Nothing committed: a sector holding
+                # entries takes nothing more, an empty one is erased again
+                # (an empty sector in the live range would break its chain).
+                if self.first[s]:
+                    self._neutralize(s, o)
+                    self.off = _SEC
+                else:
+                    erases += 1
+                    self._prepare(s)
+                    self.ready[s] = 0
+                continue
             # Copy A is worn: the entry has no (whole) commit byte, so it is
             # not committed; it goes again, same seq, in the next sector.
             self._found_worn(s, s)
@@ -738,10 +770,28 @@ class Journal:
             self.first[s] = seq
         self.last[s] = seq
         if not ok:
-            # committed in A; B's copy is bad (mount repairs or keeps A)
-            self._found_worn(s, self.m + s)
+            # committed in A; B's copy is bad (mount repairs or keeps A):
+            # worn if a program did not land, else cells flipped under it
+            if ok is not None:
+                self._found_worn(s, self.m + s)
             self.off = _SEC
         return seq
+
+    def _blank_at(self, phys, off, need):
+        """True if physical sector phys is erased from off for need bytes,
+        read a page at a time through the 256-byte buffer."""
+        c = self._c
+        cv = memoryview(c)
+        end = off + need
+        p = off & ~(_PAGE - 1)
+        while p < end:
+            self.dev.readblocks(phys, c, p)
+            lo = (off if off > p else p) - p
+            hi = (end if end < p + _PAGE else p + _PAGE) - p
+            if crc32(cv[lo:hi]) != crc32(_ERASED_MV[lo:hi]):
+                return False
+            p += _PAGE
+        return True
 
     def _program(self, phys, off, head, payload):
         """Programs the entry (header head[:8], payload, crc head[8:]) at
@@ -749,7 +799,9 @@ class Journal:
         256-byte buffer: no entry-sized buffer lives on the heap (the
         board's heap is tight). Reads each page back: False if the entry's
         bytes are not what was programmed (a worn
-        sector returns from a program that did not land)."""
+        sector returns from a program that did not land); None, before
+        programming it, if the entry's part of a page is not erased (cells
+        flipped by the program of an earlier page: program disturb)."""
         c = self._c
         cv = memoryview(c)
         pv = memoryview(payload)
@@ -757,6 +809,9 @@ class Journal:
         p = off & ~(_PAGE - 1)
         ok = True
         while p < end:
+            lo = off if off > p else p
+            if not self._blank_at(phys, lo, (end if end < p + _PAGE else p + _PAGE) - lo):
+                return None
             for i in range(_PAGE):
                 c[i] = 0xFF
             _put(c, p, off, head[:_HDR])

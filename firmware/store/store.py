@@ -39,6 +39,9 @@ MAX_SNAPSHOT = 48 * 1024
 # that and still hold records between snapshots; it keeps the old 24 KiB
 # reserve, enough for every state short of a full layout with full recall.
 SMALL_SNAPSHOT = 24 * 1024
+# Logical journal sectors a new cabinet's first boot writes (its snapshot of
+# an empty ledger and first records fill the first one).
+FIRST_BOOT_SECTORS = 2
 
 
 class Store:
@@ -111,9 +114,14 @@ class Store:
             # before: the region was wiped or rolled back, not a new cabinet.
             self.reason = "journal: region blank on a provisioned cabinet"
             return CRITICAL
-        if status == EMPTY and j.seq == 1 and not j.erased():
+        if status == EMPTY and j.seq == 1 \
+                and not j.erased(0 if prov is None else FIRST_BOOT_SECTORS):
             # Not one valid entry, yet not erased flash either: the journal
             # was destroyed (or never ours). Only a RAM clear may start over.
+            # Not so with a mark that is not set and only the sectors a
+            # first boot writes touched: that boot was cut (its first
+            # erases or snapshot), the cabinet is new still, and the
+            # snapshot below erases every sector it writes.
             self.reason = "journal: region not blank, no entry"
             return CRITICAL
         if status == CRITICAL:

@@ -12,6 +12,11 @@
   inside one; the rp2 PIO counter and the mock's counters do not).
 - Worn sectors: wear_out(sector) makes programs there clear only some bits
   and return normally; only reading back shows it. Erasing does not cure it.
+- Program disturb: with `disturb` = N, one page program in N (on average)
+  also clears one bit of an erased byte elsewhere in the sector it
+  programs (the cells of the sector being programmed see the high voltage
+  too); both copies of the journal are programmed, so both are hit.
+  `disturbed` counts the flips.
 Several faults per power-up: arm cut_after() again after power_on().
 Kept apart from NorFlash so the firmware heap benchmark (mock board) does
 not carry it. Runs on CPython and the MicroPython unix port.
@@ -27,8 +32,10 @@ _HALF = const(0x40000000)
 
 
 class HostileNor(NorFlash):
-    def __init__(self, size, path=None, seed=1, timing=None, clock=None):
+    def __init__(self, size, path=None, seed=1, timing=None, clock=None, disturb=0):
         NorFlash.__init__(self, size, path, seed)
+        self.disturb = disturb
+        self.disturbed = 0
         self.weak = {}  # sector -> {offset: mask of marginal bits}
         self.worn = {}  # sector -> True
         self.timing = timing or TYPICAL
@@ -120,6 +127,23 @@ class HostileNor(NorFlash):
                     d[i] = before[i] & (buf[i] | rng.next()) & 0xFF
             self._copy_in(addr, d)
             self._persist(addr, n)
+        if self.disturb and not self.rng.below(self.disturb):
+            self._disturb(addr, n)
+
+    def _disturb(self, addr, n):
+        """One bit of an erased byte of the sector, outside what was just
+        programmed, reads 0 from now on."""
+        rng = self.rng
+        sec = addr // SECTOR
+        d = self.secs[sec]
+        for _ in range(32):
+            o = rng.below(SECTOR)
+            a = sec * SECTOR + o
+            if d[o] == 0xFF and not addr <= a < addr + n:
+                d[o] = 0xFF & ~(1 << rng.below(8))
+                self._persist(a, 1)
+                self.disturbed += 1
+                return
 
     def _mark(self, addr, before, want):
         """After a torn program: some bits that were to clear are marginal."""
