@@ -38,54 +38,46 @@ def _seed():
     return random.getrandbits(30)
 
 
-def _flip(rng):
-    """An edit clearing one bit of the byte at an absolute offset."""
-    def at(f, a, bit):
-        f.secs[a // SECTOR][a % SECTOR] &= ~(1 << bit) & 0xFF
-    return at
+def _flip(f, a, bit):
+    """Clears one bit of the byte at absolute offset a."""
+    f.secs[a // SECTOR][a % SECTOR] &= ~(1 << bit) & 0xFF
+
+
+def _flipped_images(what, n_full, n_ci, flips_of):
+    """Boots n images of the wrapped cabinet, each with the flips
+    `flips_of(rng)` gives ((offset, bit), ...): every one the exact state."""
+    secs, ref, anchor, _ = wrapped()
+    seed = _seed()
+    n = n_full if FULL else n_ci
+    print("%s: %d images, SEED=%d" % (what, n, seed))
+    rng = Rng(seed, 0x5DEECE66)
+    for i in range(n):
+        flips = flips_of(rng)
+
+        def edit(f):
+            for a, bit in flips:
+                _flip(f, a, bit)
+        got = boot_image(secs, anchor, edit)
+        assert got == ("ok", ref), (seed, i, flips, got[1] if got[0] != "ok" else "")
 
 
 def test_a_flipped_erased_byte_in_the_head_tail_of_each_copy_boots_exactly():
     """Failed on main: 200 of 200 such images CRITICAL."""
-    secs, ref, anchor, s = wrapped()
-    j = s.journal
+    j = wrapped()[3].journal
     h, m, off = j.head, j.m, j.off
     assert off < SECTOR - 64, "the head sector has a tail"
-    seed = _seed()
-    n = 200 if FULL else 40
-    print("head tails: %d images, SEED=%d" % (n, seed))
-    rng = Rng(seed, 0x5DEECE66)
-    at = _flip(rng)
-    for i in range(n):
-        oa = off + rng.below(SECTOR - off)
-        ob = off + rng.below(SECTOR - off)
-        ba, bb = rng.below(8), rng.below(8)
-
-        def edit(f):
-            at(f, h * SECTOR + oa, ba)
-            at(f, (m + h) * SECTOR + ob, bb)
-        got = boot_image(secs, anchor, edit)
-        assert got == ("ok", ref), (seed, i, oa, ob, got[1] if got[0] != "ok" else "")
+    _flipped_images("head tails", 200, 40, lambda rng: (
+        (h * SECTOR + off + rng.below(SECTOR - off), rng.below(8)),
+        ((m + h) * SECTOR + off + rng.below(SECTOR - off), rng.below(8))))
 
 
 def test_two_random_flips_in_erased_cells_boot_exactly():
     """Failed on main: 98 of 1,000 such images CRITICAL."""
-    secs, ref, anchor, _ = wrapped()
+    secs = wrapped()[0]
     erased = [n * SECTOR + o for n in range(len(secs)) for o in range(SECTOR)
               if secs[n][o] == 0xFF]
-    seed = _seed()
-    n = 1000 if FULL else 150
-    print("two-flip images: %d, SEED=%d" % (n, seed))
-    rng = Rng(seed, 0x2545F491)
-    at = _flip(rng)
-    for i in range(n):
-        flips = [(erased[rng.below(len(erased))], rng.below(8)) for _ in range(2)]
-
-        def edit(f):
-            for a, bit in flips:
-                at(f, a, bit)
-        got = boot_image(secs, anchor, edit)
-        assert got == ("ok", ref), (seed, i, flips, got[1] if got[0] != "ok" else "")
+    _flipped_images("two-flip images", 1000, 150, lambda rng: [
+        (erased[rng.below(len(erased))], rng.below(8)) for _ in range(2)])
 
 
 def test_a_committed_entry_unreadable_in_both_copies_stays_critical():
