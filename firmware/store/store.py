@@ -144,9 +144,10 @@ class Store:
         self.status = status
         self.commit(T.pack(T.POWER, now))
         if not self.ledger.val_id:
-            # provisioning (or a journal from before the secret): the
-            # cabinet's own random validation ID, so nobody can work out its
-            # ticket numbers from the station name
+            # provisioning (or a journal from before it): the cabinet's own
+            # random validation ID, so no two cabinets share ticket numbers.
+            # Not a secret: one printed ticket gives it back exactly
+            # (docs/SECURITY.md); the ticket system pays a number once.
             self._validation_id(now, 0, self.ledger.val_seq)
         if status == REPAIRED:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
