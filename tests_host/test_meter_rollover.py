@@ -152,6 +152,9 @@ def count_steps(profile, now):
         out += [("close", (now,)), ("reroll", (now, why)), ("roll", (now, 3, 4))] * 3
     out += [("close", (now,)), ("void", (now, E.MALFUNCTION))] * 3
     out += [("lock", (now, L.LK_DOUBT, 0)), ("reset", (now,))] * 3
+    out += [("lock", (now, L.LK_DEVICE, 6)), ("reset", (now,))] * 3    # a bill jam
+    out += [("commit", (T.pack(T.ESCROW, now, step, 2000),))
+            for step in (T.ES_PENDING, T.ES_DOUBT, T.ES_STACKED)] * 3
     # a jackpot handpay: any win over $1 locks for the attendant
     out += [("set_config", (now, "jackpot_limit", "1"))]
     out += [("bet", (now, W.PASS, 10000, 0)), ("close", (now,)), ("roll", (now, 3, 4)),

@@ -14,8 +14,8 @@ from hal.ticks import ticks_diff
 
 GAP_MS = const(500)  # silence that ends a burst (pulse period is ~100 ms)
 # a burst still going after this is a line that never stops, not money: a
-# $100 note at one pulse a dollar takes ~10 s
-LINE_MS = const(15000)
+# validator stacking notes back to back (400 pulses at 100 ms) takes 40 s
+LINE_MS = const(60000)
 BILL = const(0)
 COIN = const(1)
 
