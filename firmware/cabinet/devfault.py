@@ -47,12 +47,13 @@ def lines(ctl, money, now_ms):
             money.drop(ch, now_ms)
             if ticks_diff(now_ms, money.last[ch]) >= _LINE_QUIET_MS:
                 cleared(ctl, (code,))
-        elif money.endless(ch, now_ms):
-            store = ctl.store
-            if not store.critical:
-                store.event(ctl.now_s(), E.PULSES_DROPPED, money.pending[ch] << 1 | ch)
-            money.drop(ch, now_ms)
-            note(ctl, code, now_ms)
+    ch = money.endless(now_ms)
+    if ch >= 0:
+        store = ctl.store
+        if not store.critical:
+            store.event(ctl.now_s(), E.PULSES_DROPPED, money.pending[ch] << 1 | ch)
+        money.drop(ch, now_ms)
+        note(ctl, F.LINES[ch], now_ms)
 
 
 def printer(ctl, now_ms):

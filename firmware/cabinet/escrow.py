@@ -40,12 +40,14 @@ def tick(ctl, v, now_ms):
     now = ctl.now_s()
     led = store.ledger
     pend = led.escrow
+    since = ctl.escrow_ms
     if not pend:
-        ctl.escrow_ms = None
-    elif ctl.escrow_ms is None:
-        ctl.escrow_ms = now_ms
-    if st == V.BUSY and pend and not led.host & L.BILL_DOUBT \
-            and ticks_diff(now_ms, ctl.escrow_ms) >= STUCK_MS:
+        since = None
+    elif since is None:
+        since = now_ms
+    ctl.escrow_ms = since
+    if st == V.BUSY and since is not None and not led.host & L.BILL_DOUBT \
+            and ticks_diff(now_ms, since) >= STUCK_MS:
         st, cents = V.FAULT, F.VALIDATOR
     if st == V.FAULT:
         _fault(ctl, cents if cents in F.VALIDATOR_FAULTS else F.VALIDATOR, pend, now, now_ms)

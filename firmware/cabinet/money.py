@@ -68,9 +68,12 @@ class MoneyIn:
         c = self.money.counts()
         self.seen[0], self.seen[1] = c[0], c[1]
 
-    def endless(self, ch, now_ms):
-        """True when the burst on `ch` has run longer than any note or coin."""
-        return bool(self.pending[ch]) and ticks_diff(now_ms, self.first[ch]) >= LINE_MS
+    def endless(self, now_ms):
+        """The channel whose burst has run longer than any note or coin, or -1."""
+        for ch in (BILL, COIN):
+            if self.pending[ch] and ticks_diff(now_ms, self.first[ch]) >= LINE_MS:
+                return ch
+        return -1
 
     def drop(self, ch, now_ms):
         """Takes the pulses on `ch` as seen and credits none (a line that
