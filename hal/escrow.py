@@ -9,7 +9,10 @@ poll(now_ms) -> (state, cents):
   STACKED  the bill is in the cash box (vend valid, or powered up with a bill
            in the stacker: cents 0 then, the cabinet's journal knows it);
            reported until ack()
-  FAULT    does not answer, jammed, cash box full or removed: `cents` is
+  ABSENT   has not answered since power-up, past its start-up time: not
+           fitted, or dead from power-up (the cabinet's setting says which
+           it expects)
+  FAULT    stopped answering, jammed, cash box full or removed: `cents` is
            then the fault's hal.faults code (VALIDATOR, BILL_JAM,
            STACKER_FULL, STACKER_OPEN); a note it held stays where it was
            until the fault is cleared, and the validator then reports it
@@ -27,3 +30,4 @@ ESCROW = const(2)
 STACKED = const(3)
 FAULT = const(4)
 TICKET = const(5)
+ABSENT = const(6)

@@ -18,7 +18,7 @@ returned like a note. Nothing here allocates after construction but a
 ticket's digits (once a ticket).
 """
 from micropython import const
-from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET
+from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET, ABSENT
 from hal import faults as F
 from hal.ticks import ticks_diff
 
@@ -44,6 +44,9 @@ _BARCODE = const(0x6F)   # escrow data: a ticket, its barcode's digits follow
 _ERROR_FAULTS = (F.STACKER_FULL, F.STACKER_OPEN, F.BILL_JAM, F.BILL_JAM)
 _REPLY_MS = const(200)   # no answer by then: ask again
 _DEAD_MS = const(1000)   # no answer for this long: FAULT
+# a validator initialises for several seconds after power (self test, stacker
+# run) before its first answer; none by then: ABSENT (not fitted, or dead)
+_START_MS = const(10000)
 # Escrow denomination codes -> dollars, as JCM publishes them for US dollar
 # software (check the validator's software sheet: tables differ by country).
 USD = {0x61: 1, 0x62: 2, 0x63: 5, 0x64: 10, 0x65: 20, 0x66: 50, 0x67: 100}
@@ -76,7 +79,8 @@ class Id003:
         self._inhibit = -1     # last inhibit setting sent
         self._want_inhibit = 1
         self._sent = None      # ticks of the request awaiting an answer
-        self._heard = ticks_ms()
+        self._heard = ticks_ms()   # power-up until the first answer
+        self._answered = False
 
     # ---- the board contract (hal/escrow.py) -------------------------------
     def poll(self, now_ms=None):
@@ -84,6 +88,8 @@ class Id003:
         now = self._ticks()
         if self._sent is None or ticks_diff(now, self._sent) >= _REPLY_MS:
             self._send(now)
+        if not self._answered:
+            return (ABSENT if ticks_diff(now, self._heard) >= _START_MS else BUSY), 0
         if ticks_diff(now, self._heard) >= _DEAD_MS:
             return FAULT, F.VALIDATOR
         return self._state()
@@ -165,6 +171,7 @@ class Id003:
         if crc16(rx, n - 2) != rx[n - 2] | rx[n - 1] << 8:
             return                # garbage never reaches the money: ask again
         self._heard = self._ticks()
+        self._answered = True
         self._sent = None         # answered: the next turn may go at once
         s = rx[2]
         if s == _ACK:

@@ -132,8 +132,10 @@ def test_frames_are_the_published_bytes():
     c = FakeClock()
     v = Id003(Port(), c.ticks_ms)
     assert v.poll() == (V.BUSY, 0) and sent == [frame(0x11)]
-    c.advance(1000)
-    assert v.poll()[0] == V.FAULT  # nobody answers: a fault, never a note
+    c.advance(9990)
+    assert v.poll() == (V.BUSY, 0)   # still starting up, never a note
+    c.advance(10)
+    assert v.poll() == (V.ABSENT, 0)  # nobody answered since power-up
 
 
 def test_escrow_flow_credits_after_the_stack_and_the_journal_first():
@@ -154,8 +156,9 @@ def test_escrow_flow_credits_after_the_stack_and_the_journal_first():
     assert dev.returned == 1 and led.table.credits == 2000
 
 
-def _pending_then_power_up(status):
-    """A note journalled pending, the power gone before anything else."""
+def _pending_note():
+    """A note journalled pending, the power gone before anything else: the
+    cabinet's flash."""
     b, d, dev = _cabinet()
     led = d.ctl.store.ledger
     d.run(500)
@@ -171,7 +174,11 @@ def _pending_then_power_up(status):
     except KeyboardInterrupt:
         pass
     assert cut and led.escrow == 5000 and led.table.credits == 0
-    b2, d2, dev2 = _cabinet(status, b.flash, seed=81, code=0x66)
+    return b.flash
+
+
+def _pending_then_power_up(status):
+    b2, d2, dev2 = _cabinet(status, _pending_note(), seed=81, code=0x66)
     assert d2.ctl.store.ledger.escrow == 5000             # still pending after the boot
     d2.run(1500)
     return d2.ctl.store.ledger, dev2
@@ -277,3 +284,72 @@ def test_a_jam_mid_stack_then_the_note_in_the_cash_box():
     assert led.table.credits == 1000 and led.escrow == 0 and dev.heard[-1] in (0x11, 0x40)
     d.run(1500)
     assert led.table.credits == 1000 and led.meters.get("bills_in") == 1000
+
+
+def _silent_cabinet(fitted, flash=None):
+    """A cabinet whose ID-003 line stays silent from power-up, with the
+    setting bill_escrow (an escrow validator fitted) at `fitted`."""
+    b, d, dev = _cabinet(_IDLING, flash)
+    dev.write = lambda data: None          # nothing on the line answers
+    d.ctl.store.set_config(0, "bill_escrow", str(fitted))
+    return b, d, dev
+
+
+def test_a_fitted_validator_silent_since_power_up_locks_after_its_start_up():
+    """bill_escrow 1 and no answer: no lock while a validator could still be
+    initialising (before 10 s), then DEVICE FAULT BILL VALIDATOR."""
+    from hal import faults as F
+    from firmware.store import ledger as L
+    b, d, dev = _silent_cabinet(1)
+    led = d.ctl.store.ledger
+    d.run(9000)
+    assert not led.lock and not d.ctl.faults
+    d.run(1500)
+    assert led.lock == L.LK_DEVICE and led.lock_arg == F.VALIDATOR
+    assert d.ctl.faults == [F.VALIDATOR] and led.meters.get("dev_faults") == 1
+    d.ctl.store.set_config(0, "bill_escrow", "0")   # the technician: none is fitted
+    d.run(500)
+    assert not d.ctl.faults and led.lock == L.LK_DEVICE   # the lock is the attendant's
+
+
+def test_no_validator_fitted_never_locks_and_pulse_bills_still_count():
+    """bill_escrow 0 (the default) and nothing on the line: a cabinet with a
+    pulse validator, or none, plays (the emulated Pico is one)."""
+    b, d, dev = _silent_cabinet(0)
+    led = d.ctl.store.ledger
+    d.run(30000)
+    assert not led.lock and not d.ctl.faults and led.escrow == 0
+    b.money.insert_bill(5)                 # a pulse validator on the bill line
+    d.run(3000)
+    assert led.table.credits == 500 and not led.lock
+
+
+def test_a_validator_answering_within_its_start_up_is_no_fault():
+    """bill_escrow 1, the validator's first answer after 8 s (still within its
+    start-up): no lock, and a note goes through."""
+    b, d, dev = _silent_cabinet(1)
+    led = d.ctl.store.ledger
+    write = Device.write
+    d.run(8000)
+    dev.write = lambda data: write(dev, data)   # initialised: it answers now
+    dev.status = _PU
+    d.run(5000)
+    assert not led.lock and not d.ctl.faults and dev.status == _IDLING
+    assert dev.insert(0x65)
+    d.run(1500)
+    assert led.table.credits == 2000 and not led.lock
+
+
+def test_silence_with_a_note_pending_locks_even_when_none_is_fitted():
+    """A note journalled pending, then a power-up with the line silent and
+    bill_escrow 0: the note is money in flight, so the cabinet locks with it
+    in doubt rather than forget it."""
+    from hal import faults as F
+    from firmware.store import ledger as L
+    b2, d2, dev2 = _cabinet(_IDLING, _pending_note(), seed=81)
+    dev2.write = lambda data: None         # silent from power-up
+    led2 = d2.ctl.store.ledger
+    assert led2.escrow == 5000 and not led2.config["bill_escrow"]
+    d2.run(11000)
+    assert led2.lock == L.LK_DEVICE and led2.lock_arg == F.VALIDATOR
+    assert led2.escrow == 5000 and led2.host & L.BILL_DOUBT and led2.table.credits == 0

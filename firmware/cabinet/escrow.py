@@ -28,7 +28,9 @@ def tick(ctl, v, now_ms):
     committed before the acknowledgement).
 
     A fault (jam, cash box full or out, no answer, a note not stacked
-    within STUCK_MS) locks the cabinet with its name; a note it held is
+    within STUCK_MS) locks the cabinet with its name. A validator silent
+    since power-up (ABSENT) is one only when the setting bill_escrow says
+    one is fitted or the journal holds a note in it. A note it held is
     journalled in doubt: credited only when the validator reports it
     stacked, or by the attendant (firmware/cabinet/attend.py), never given
     up as returned just because the validator comes back empty."""
@@ -46,6 +48,11 @@ def tick(ctl, v, now_ms):
     elif since is None:
         since = now_ms
     ctl.escrow_ms = since
+    if st == V.ABSENT:
+        if not pend and not led.config["bill_escrow"]:
+            devfault.cleared(ctl, (F.VALIDATOR,))  # none fitted: bills come as pulses
+            return
+        st, cents = V.FAULT, F.VALIDATOR
     if st == V.BUSY and since is not None and not led.host & L.BILL_DOUBT \
             and ticks_diff(now_ms, since) >= STUCK_MS:
         st, cents = V.FAULT, F.VALIDATOR

@@ -30,6 +30,9 @@ CONFIG = (
     ("sas_address", 1, 0, 127, False),     # SAS 6.02 address; 0 = SAS off (2.1)
     # a betting period lasts at most this long however much the player presses
     ("bet_timer_max_s", 45, 5, 300, False),
+    # 1: an ID-003 bill validator is fitted, so one silent since power-up
+    # locks; 0: bills come as pulses or not at all (firmware/cabinet/escrow.py)
+    ("bill_escrow", 0, 0, 1, False),
 )
 
 INDEX = {}
