@@ -5,6 +5,9 @@ A code is also the button's bit number in the raw mask (bit set = pressed).
 from micropython import const
 
 from hal.debounce import DEBOUNCE_MS, Debouncer
+from hal.ticks import ticks_diff
+
+SAMPLE_MS = const(10)   # the loop samples at least this often (tick_inputs' period)
 
 NEXT = const(0)
 PREV = const(1)
@@ -78,8 +81,17 @@ class Buttons:
         self._read = read_mask
         self._deb = Debouncer(COUNT, ms)
         self._accepted = 0  # presses sample() accepted, not yet polled
+        self.sampled_ms = 0  # ticks of the newest sample
+
+    def due(self, now_ms):
+        """True while a key's new level waits for its debounce, or once the
+        newest sample is SAMPLE_MS old: the main loop samples after any task
+        then, so a press or a release is first seen one task after it
+        begins, not one whole round of tasks later."""
+        return self.busy() or ticks_diff(now_ms, self.sampled_ms) >= SAMPLE_MS
 
     def sample(self, now_ms):
+        self.sampled_ms = now_ms
         self._accepted |= self._deb.update(self._read() & ALL_MASK, now_ms)
 
     def poll(self, now_ms):

@@ -104,6 +104,38 @@ def test_buttons_short_press_seen_when_sampled_between_polls():
     assert unsampled.poll(130) == ()   # what a pass longer than the press loses
 
 
+def _loop_sees(sample_when, task_ms=14, tasks=5):
+    """Two 120 ms presses 80 ms apart through a main loop model: tick_inputs
+    polls once a round of `tasks` tasks of `task_ms` each; after every task
+    the loop samples when sample_when(bank, now) says so."""
+    level = lambda t: 1 << B.BET_UP if 3 <= t < 123 or 203 <= t < 323 else 0
+    raw = [0]
+    bank = B.Buttons(lambda: raw[0])
+    got = []
+    t = 0
+    while t < 600:
+        raw[0] = level(t)
+        got += bank.poll(t)
+        for _ in range(tasks):
+            t += task_ms
+            raw[0] = level(t)
+            if sample_when(bank, t):
+                bank.sample(t)
+    return got
+
+
+def test_buttons_first_seen_one_task_after_a_press_or_release():
+    # A round of tasks (here 70 ms) longer than a press leaves 50 ms: sampled
+    # only while busy(), a press (or the release between two) is first seen
+    # at the next poll, too late; due() samples after any task once the
+    # newest sample is SAMPLE_MS old.
+    assert _loop_sees(lambda bank, t: bank.due(t)) == [B.BET_UP, B.BET_UP]
+    assert _loop_sees(lambda bank, t: bank.busy()) != [B.BET_UP, B.BET_UP]
+    bank = B.Buttons(lambda: 0)
+    bank.sample(100)
+    assert not bank.due(100 + B.SAMPLE_MS - 1) and bank.due(100 + B.SAMPLE_MS)
+
+
 def test_buttons_raw_bounce_through_board():
     b = board()
     c = b.clock

@@ -30,10 +30,11 @@ async def run(ctl, stop=None):
     buttons = ctl.board.buttons
 
     def between():
-        if buttons.busy() and not ctl.inputs_dead:
-            # a press being debounced is sampled after every part, not once a
-            # pass: a pass can outlast a short press's 50 ms
-            buttons.sample(tk())
+        now = tk()
+        if buttons.due(now) and not ctl.inputs_dead:
+            # not only in tick_inputs: a round of tasks can outlast a short
+            # press's (or release's) 50 ms
+            buttons.sample(now)
         if serve is not None:
             serve()     # a SAS poll waits for one part at most (20 ms to answer)
 

@@ -160,6 +160,9 @@ class MockButtons:
     def sample(self, now_ms):
         self._bank.sample(now_ms)
 
+    def due(self, now_ms):
+        return self._bank.due(now_ms)
+
 
 class MockSwitch:
     """value() debounced like the hardware; set(level)/toggle() drive it."""
