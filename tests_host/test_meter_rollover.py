@@ -155,6 +155,9 @@ def count_steps(profile, now):
     out += [("lock", (now, L.LK_DEVICE, 6)), ("reset", (now,))] * 3    # a bill jam
     out += [("commit", (T.pack(T.ESCROW, now, step, 2000),))
             for step in (T.ES_PENDING, T.ES_DOUBT, T.ES_STACKED)] * 3
+    number = 123456789012345678                         # a ticket in, redeemed
+    out += [("commit", (T.pack(T.TICKET_IN, now, step, number, value),))
+            for step, value in ((T.TI_PENDING, 0), (T.TI_AUTH, 2000), (T.TI_STACKED, 2000))] * 3
     # a jackpot handpay: any win over $1 locks for the attendant
     out += [("set_config", (now, "jackpot_limit", "1"))]
     out += [("bet", (now, W.PASS, 10000, 0)), ("close", (now,)), ("roll", (now, 3, 4)),
@@ -377,7 +380,7 @@ def test_real_controller_session_across_the_wraps():
     for cycle in range(3):
         led = d.ctl.store.ledger
         d.bill(20)
-        d.press("CHIP")                 # $5 chips
+        # the stake shown is the table's $5 minimum
         for _ in range(4):
             if not led.table.bets:
                 d.press("BET_UP")
