@@ -297,6 +297,25 @@ class VregChipReset extends BasePeripheral {
   }
 }
 
+// rp2040js' PL011 re-asserts TXINTR on every interrupt check, so once MicroPython's
+// machine.UART enables TXIM the UART IRQ never clears (interrupt storm). A PL011 raises TX
+// on the FIFO draining through its trigger level; here every byte leaves at once, so raise
+// it after each DR write and let ICR clear it. (The chip-time model's timed UART replaces this.)
+function patchUart(uart) {
+  const TXINTR = 1 << 5;
+  uart.checkInterrupts = function () {
+    this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+  };
+  const write = uart.writeUint32.bind(uart);
+  uart.writeUint32 = (off, v) => {
+    write(off, v);
+    if (off === 0) {
+      uart.interruptStatus |= TXINTR;
+      uart.checkInterrupts();
+    }
+  };
+}
+
 export function installFlashModel(mcu) {
   const flash = new SpiNorFlash(mcu.flash);
   const ssi = new FlashSSI(mcu, flash);
@@ -441,7 +460,10 @@ export class Pico {
   installChipTime(mcu) {
     this.xip = null;
     this.uartIn = null;
-    if (!this.chip.on) return;
+    if (!this.chip.on) {
+      for (const uart of mcu.uart) patchUart(uart);
+      return;
+    }
     this.xip = new XipCache(mcu, this.flash.ssi);
     this.xip.install();
     this.xipBase = { stallNs: this.chip.stallNs, misses: this.chip.misses, hits: this.chip.hits };
