@@ -82,6 +82,10 @@ class Ledger:
         self.tin_number = 0
         self.tin_amount = 0
         self.tin_status = 0
+        self.round = 0          # at a table: newest round closed (open while phase CLOSED)
+        self.tid = 0            # the table id of that round
+        self.turn = 0           # the dome's shooter turn this layout follows
+        self.held = ""          # at a table: why the dome holds play (from its POLL; RAM only)
 
     def _profile(self):
         return profiles.configured(self.config)
@@ -101,7 +105,7 @@ class Ledger:
             return "AUDIT"
         if self.host & HOST_OFF:
             return DISABLED
-        return ""
+        return self.held
 
     def doors_open(self):
         """Any door open (main, logic area, cash box): play is suspended."""

@@ -30,6 +30,9 @@ _MISC_ESC = "<I"
 _MISC_TKT = "<Q"
 # ... the ticket in: its number, cents, step and status (firmware/store/ticket_in.py)
 _MISC_TIN = "<QIBB"
+# ... at a table's station: its newest closed round, its table id, the
+# shooter turn it follows (firmware/store/seat_records.py)
+_MISC_SEAT = "<IIH"
 
 
 def pieces(led):
@@ -43,6 +46,7 @@ def pieces(led):
     misc += struct.pack(_MISC_SAS, led.host, led.sas_ack, led.val_id, led.val_seq)
     misc += struct.pack(_MISC_ESC, led.escrow) + struct.pack(_MISC_TKT, led.ticket_last)
     misc += struct.pack(_MISC_TIN, led.tin_number, led.tin_amount, led.tin_step, led.tin_status)
+    misc += struct.pack(_MISC_SEAT, led.round, led.tid, led.turn)
     out = [None, misc, cfg, hist, led.table.encode(), led.meters.encode()]
     sizes = [len(p) for p in out[1:]]
     for more in (led.recall.pieces(), led.events.pieces()):
@@ -132,10 +136,13 @@ def _load(led, rd):
     tkt = esc + struct.calcsize(_MISC_TKT)
     if len(misc) >= tkt:
         led.ticket_last = struct.unpack_from(_MISC_TKT, misc, esc)[0]
-    if len(misc) == tkt + struct.calcsize(_MISC_TIN):
+    tin = tkt + struct.calcsize(_MISC_TIN)
+    if len(misc) >= tin:
         led.tin_number, led.tin_amount, led.tin_step, led.tin_status = \
             struct.unpack_from(_MISC_TIN, misc, tkt)
-    elif len(misc) not in (base, flight, sas, esc, tkt):
+    if len(misc) == tin + struct.calcsize(_MISC_SEAT):
+        led.round, led.tid, led.turn = struct.unpack_from(_MISC_SEAT, misc, tin)
+    elif len(misc) not in (base, flight, sas, esc, tkt, tin):
         return _BAD
     led.door_open, led.tilt, led.audit = bool(door), bool(tilt), bool(audit)
     led.conf_history = []
