@@ -11,7 +11,10 @@ options come from environment variables (tools/sim sets them):
   SIM_BILLS (escrow: an ID-003 style validator, the default; pulse: a pulse validator),
   SIM_SIZE (small: fits 80x24, the default; large: 132x52, hal/mock/termview.py),
   SIM_SOUND (auto, the default: a WAV player when found, else the terminal
-  bell; wav; bell; off: the sound line only; hal/mock/sound.py).
+  bell; wav; bell; off: the sound line only; hal/mock/sound.py),
+  SIM_ROLE (a table's node: "dome [key=value ...]" or "station N", hal/role.py;
+  on a board the file table.cfg says it): the node of tools/sim --seats, driven over
+  stdin/stdout (hal/mock/tablenode.py), SIM_START_MS (its clock's start).
 """
 import sys
 
@@ -32,18 +35,43 @@ def _int(name, default):
         return default
 
 
+def _role(text=None):
+    """(role, station address, dome settings) from table.cfg (a board) or
+    the text given (the simulator); None, said on the console, when the text
+    does not parse: the board does not start (a station must not run as a
+    stand-alone cabinet with its own dome by mistake)."""
+    from hal import role
+    try:
+        return role.read() if text is None else role.parse(text)
+    except ValueError as e:
+        print("table.cfg: %s: not started, REPL free" % e)
+        return None
+
+
+def controller(board, role, profile=None, store=None):
+    """The role's controller: the dome's, or the cabinet's (a station's game
+    cycle follows the dome)."""
+    if role[0] == "dome":
+        from firmware.table.dome import DomeController
+        return DomeController(board, role[2])
+    from firmware.cabinet.controller import Controller
+    return Controller(board, store, profile, seat=role[1])
+
+
 def board_main():
     import hal
     from hal import safeboot
-    board = hal.detect()  # arms nothing: the watchdog starts at its first feed
+    role = _role()
+    if role is None:
+        return
+    board = hal.detect(role=role[0])  # arms nothing: the watchdog starts at its first feed
     why = safeboot.requested(board)
     if why:
         print("SAFE BOOT (%s): cabinet not started, REPL free" % why)
         return
     try:
         import asyncio
-        from firmware.cabinet.controller import Controller
-        ctl = Controller(board)
+        ctl = controller(board, role)
         asyncio.run(ctl.run())
     except Exception as exc:  # no memory at boot, a bug: logged, then a clean restart
         sys.print_exception(exc)
@@ -181,8 +209,17 @@ def main():
     if sys.platform in ("rp2", "esp32"):
         board_main()
         return
+    role = _env("SIM_ROLE")
     script = _env("SIM_HEADLESS")
-    if script:
+    if role:
+        from hal.mock import tablenode
+        opts = _sim_options()
+        opts["start_ms"] = _int("SIM_START_MS", 0)
+        role = _role(role)
+        if role is None:
+            sys.exit(2)
+        tablenode.main(role, opts, controller, _env("SIM_PROFILE"))
+    elif script:
         headless_main(script)
     else:
         interactive_main()

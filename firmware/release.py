@@ -4,7 +4,8 @@ exactly these and deletes everything else; Verify hashes the image and these,
 and reports any other file it finds. Kept in the image, so a file on the
 filesystem cannot change the list."""
 FS_FILES = ("boot.py", "main.py")
-# Written by the cabinet itself, never code (hal/marker.py: the provisioned
-# mark that tells a wiped journal from a new cabinet): tools/deploy keeps it,
-# Verify does not report it.
-STATE_FILES = ("journal.provisioned",)
+# The board's own files, never code: the provisioned mark the cabinet writes
+# (hal/marker.py: it tells a wiped journal from a new cabinet) and its role
+# at a table (hal/role.py: written at installation, tools/deploy --table).
+# tools/deploy keeps them, Verify does not report them.
+STATE_FILES = ("journal.provisioned", "table.cfg")

@@ -247,7 +247,7 @@ def wire_buzzer(machine, pin):
     return Buzzer(set_tone)
 
 
-def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
+def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq, shaker=True):
     """Create the parts whose wiring is the same on every port.
 
     `machine` is the port's machine module (passed in so this file stays
@@ -255,6 +255,7 @@ def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
     SCL, LAMPS (tuple RED, AMBER, GREEN, WHITE), INHIBIT, MOTION.
     `hard_irq`: whether the port's Pin.irq takes `hard=` (rp2 does; esp32's
     machine_pin.c accepts only handler, trigger, wake and raises TypeError).
+    `shaker`: False at a table's player station (its SHAKER pin is the link's).
     The display is made but not initialised (HardwareBoard does that).
     Returns (set_duty, inputs, display, lamp_outputs, set_inhibit, motion).
     """
@@ -262,10 +263,14 @@ def wire_common(machine, pins, spi_id, motion_sensor, ticks_ms, hard_irq):
     from hal.ssd1306 import SSD1306_I2C
 
     Pin = machine.Pin
-    pwm = machine.PWM(Pin(pins.SHAKER), freq=SHAKER_PWM_HZ, duty_u16=0)
+    if not shaker:              # a player station at a table: the dome shakes
+        def set_duty(permille):
+            pass
+    else:
+        pwm = machine.PWM(Pin(pins.SHAKER), freq=SHAKER_PWM_HZ, duty_u16=0)
 
-    def set_duty(permille):
-        pwm.duty_u16(permille * 65535 // 1000)
+        def set_duty(permille):
+            pwm.duty_u16(permille * 65535 // 1000)
 
     spi = machine.SPI(spi_id, baudrate=1_000_000, polarity=0, phase=0,
                       sck=Pin(pins.SR_SCK), mosi=Pin(pins.SR_MOSI), miso=Pin(pins.SR_MISO))

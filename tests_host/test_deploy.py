@@ -114,3 +114,20 @@ def test_every_board_side_snippet_of_a_deploy_runs_on_the_unix_port(tmp_path):
     for _ in range(2):  # also when a format already took the flag
         subprocess.run([mp, "-c", codes[3]], cwd=tmp_path, check=True)
     assert sorted(os.listdir(tmp_path)) == sorted(keep)
+
+
+def test_deploy_sets_the_boards_role_at_a_table_and_keeps_it(tmp_path):
+    """--table writes table.cfg (hal/role.py) after the sweep, which keeps
+    it (a state file); "" removes it: the stand-alone cabinet again."""
+    from hal import role
+    mp = os.path.join(ROOT, ".venv", "bin", "micropython")
+    steps = D.plan("rp2", "auto", "img.uf2", None, True, False, "station 3")
+    codes = [s[s.index("exec") + 1] for s in steps if s[0] != "sleep" and "exec" in s]
+    assert len(codes) == 5 and "table.cfg" in codes[3]
+    subprocess.run([mp, "-c", codes[3]], cwd=tmp_path, check=True)
+    assert role.read(str(tmp_path / "table.cfg")) == ("station", 3, {})
+    subprocess.run([mp, "-c", codes[2]], cwd=tmp_path, check=True)    # the sweep keeps it
+    assert (tmp_path / "table.cfg").exists()
+    subprocess.run([mp, "-c", D.table_script("")], cwd=tmp_path, check=True)
+    assert not (tmp_path / "table.cfg").exists()
+    assert D.main(["--table", "station 9", "--dry-run"]) == 2        # refused, nothing run

@@ -3,7 +3,7 @@ release puts on the filesystem (firmware/release.py FS_FILES), everything
 else on the filesystem deleted. Host side (CPython), driven by tools/deploy.
 
   tools/deploy [--board rp2|esp32] [--port PORT] [--image FILE] [--drive DIR]
-               [--no-image] [--dry-run]
+               [--no-image] [--table "dome"|"station N"|""] [--dry-run]
   tools/deploy --safe-boot [--port PORT] [--dry-run]    (rescue: flag + reset only)
 
 Sequence (every step printed; --dry-run prints without running):
@@ -21,8 +21,9 @@ Sequence (every step printed; --dry-run prints without running):
     partition are never written.
  3. the release's filesystem files, copied with mpremote.
  4. stale files: every other file on the board's filesystem is deleted,
-    except the ones the cabinet writes itself (STATE_FILES: the journal's
-    provisioned mark).
+    except the board's own (STATE_FILES: the journal's provisioned mark, its
+    role at a table). --table writes that role into table.cfg (hal/role.py:
+    "dome", "station N"; "" removes it: the stand-alone cabinet).
  5. the flag is deleted last and the board reset: the cabinet starts.
 A deploy cut anywhere before 5 leaves the flag: the board stays in safe boot.
 
@@ -76,7 +77,14 @@ def stale_script(keep):
             '_rm("", %s)\n' % json.dumps(sorted(keep)))
 
 
-def plan(board, port, image, drive, with_image, safe_only):
+def table_script(text):
+    """The board-side code that sets its role at a table (hal/role.py)."""
+    if not text:
+        return 'import os; "table.cfg" in os.listdir() and os.remove("table.cfg")'
+    return 'f = open("table.cfg", "w"); f.write(%s); f.close()' % json.dumps(text + "\n")
+
+
+def plan(board, port, image, drive, with_image, safe_only, table=None):
     """The commands, in order; each a list of argv (or ("sleep", s))."""
     mp = [os.path.join(VENV_BIN, "mpremote"), "connect", port]
     set_flag = mp + ["exec", 'open("%s", "w").close()' % FLAG]
@@ -104,6 +112,8 @@ def plan(board, port, image, drive, with_image, safe_only):
     # the cabinet's own files (the provisioned mark) are not stale: deleting the
     # mark would let a wiped journal pass for a new cabinet
     steps.append(mp + ["exec", stale_script(keep + fs_files("STATE_FILES") + (FLAG,))])
+    if table is not None:
+        steps.append(mp + ["exec", table_script(table)])
     steps.append(mp + ["exec", 'import os; "{0}" in os.listdir() and os.remove("{0}")'.format(FLAG)])
     steps.append(mp + ["reset"])
     return steps
@@ -140,6 +150,15 @@ def main(argv):
     dry = "--dry-run" in argv or "-n" in argv
     with_image = "--no-image" not in argv
     safe_only = "--safe-boot" in argv
+    table = _value(argv, "--table")
+    if table is not None:
+        sys.path[:0] = [ROOT]
+        from hal import role
+        try:
+            role.parse(table)
+        except ValueError as e:
+            print("--table: %s" % e, file=sys.stderr)
+            return 2
     if with_image and not safe_only and not os.path.exists(image):
         msg = "image not found: %s (tools/build-firmware %s, or --image FILE)" % (image, board)
         if not dry:
@@ -148,7 +167,7 @@ def main(argv):
         print("# " + msg)
     if board == "esp32" and with_image and not safe_only and not dry:
         subprocess.run([os.path.join(VENV_BIN, "pip"), "install", "-q", ESPTOOL], check=True)
-    for step in plan(board, port, image, drive, with_image, safe_only):
+    for step in plan(board, port, image, drive, with_image, safe_only, table):
         print(show(step), flush=True)
         if dry:
             continue

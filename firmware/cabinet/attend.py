@@ -1,4 +1,5 @@
-"""What the attendant can do about a lockup, for the audit menu and for the
+"""What the attendant can do about a lockup (and, at a table's station, a
+round its dome does not know), for the audit menu and for the
 built-in basic audit (firmware/cabinet/fallback.py), so both do exactly the
 same and the cabinet can still do it when the audit menu cannot be loaded.
 
@@ -72,6 +73,22 @@ def settle_bill(store, now, stacked):
     return ["NOT DONE", "store code %d" % rc, "", ""]
 
 
+def void_round(store, now):
+    """A station's open round that its dome does not know (the dome
+    RAM-cleared or replaced): the bets come back, logged ("game voided",
+    arg 6) and metered (`voided`)."""
+    led = store.ledger
+    n, bet = led.round, led.table.on_table()
+    if store.seat.attendant_void(now):
+        return ["ROUND %d VOID" % n, "bets back", fmt(bet), "(logged)"]
+    return ["NOT VOIDED", "round %d" % n, "", ""]
+
+
+def _foreign(store):
+    seat = getattr(store, "seat", None)   # a player station at a table
+    return seat is not None and seat.foreign()
+
+
 def reset(store, now):
     led = store.ledger
     name, amount = L.LOCK_NAMES[led.lock], led.lock_arg
@@ -97,20 +114,23 @@ class Desk:
         disarmed); None when it is not the desk's button."""
         led = self.store.ledger
         doubt = led.ticket or bill_in_doubt(led)
-        acts = (B.ROLL, B.BET_UP) if doubt else (B.ROLL,) if led.lock else ()
+        foreign = _foreign(self.store)
+        acts = (B.ROLL, B.BET_UP) if doubt else (B.ROLL,) if led.lock or foreign else ()
         if code in acts:
             if self.confirm != code:
                 self.confirm = code
                 return ""
             self.confirm = -1
             now = self.board.clock.now()
-            if not doubt:
-                return reset(self.store, now)
-            if not led.ticket:
+            if led.ticket:
+                if code == B.ROLL:
+                    return reprint(self.store, self.board.printer, now)
+                return handpay(self.store, now)
+            if doubt:
                 return settle_bill(self.store, now, code == B.ROLL)
-            if code == B.ROLL:
-                return reprint(self.store, self.board.printer, now)
-            return handpay(self.store, now)
+            if led.lock:
+                return reset(self.store, now)
+            return void_round(self.store, now)
         if code == B.CLEAR and self.confirm >= 0:
             self.confirm = -1
             return ""
@@ -126,6 +146,10 @@ class Desk:
             out += ["ROLL x2=credit", "UP x2=not in box"]
         elif led.lock:
             out += ["ROLL again=RESET", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=reset", ""]
+        elif _foreign(self.store):
+            out = ["Round %d open" % led.round, "dome has no", "record of it", "bets " +
+                   fmt(led.table.on_table())]
+            out += ["ROLL again=VOID", "CLEAR=cancel"] if self.confirm >= 0 else ["ROLL=void round", ""]
         else:
             out += ["", ""]
         return out

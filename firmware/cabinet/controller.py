@@ -78,7 +78,9 @@ def _optional(module):
 
 
 class Controller:
-    def __init__(self, board, store=None, profile=None, audit=True):
+    def __init__(self, board, store=None, profile=None, audit=True, seat=0):
+        """seat: a player station's address at a table (its rounds come
+        from the dome: firmware/table/station.py); 0 the stand-alone cabinet."""
         self.board = board
         self.clock = board.clock
         now = self.clock.ticks_ms()
@@ -87,6 +89,8 @@ class Controller:
                           getattr(board, "urandom", None))
         self.store = store
         board.money.inhibit(True)  # until the state is known
+        if seat:  # a station's records (a table's rounds) replay with the rest
+            import firmware.store.seat_records  # noqa: F401
         self.boot_status = self.store.boot(self.now_s())
         if self.store.critical:
             print("CRITICAL", self.store.reason)  # the console log; the screen locks
@@ -106,7 +110,11 @@ class Controller:
                     profile[:6], "MONEY ON STATION" if code == L.MONEY_ON_TABLE
                     else "UNKNOWN PROFILE")
         self.money = MoneyIn(board.money, now)
-        self.game = Game(self.store, board, now)
+        if seat:
+            from firmware.table.station import TableGame
+            self.game = TableGame(self.store, board, now, seat)
+        else:
+            self.game = Game(self.store, board, now)
         self.player = Player()
         self.player.fix_selection(self.store.ledger.table, self.store.ledger.table.p)
         self.history = []

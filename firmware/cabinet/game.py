@@ -61,6 +61,42 @@ def result_pages(settled):
     return (settled + RESULT_ROWS) // RESULT_ROWS
 
 
+# One roll in the dome, shared with a table's dome controller
+# (firmware/table/dome.py): functions of `g`, the object that rolls (its
+# board, _rand(n), and the roll's shake_ms, _t0, moved, settler).
+def shake_start(g, now_ms, base_ms):
+    """The shaker ramps up for base_ms plus up to 15 %."""
+    g.shake_ms = base_ms + base_ms * g._rand(_JITTER_PERMILLE + 1) // 1000
+    g._t0 = now_ms
+    sh = g.board.shaker
+    g.moved = False if sh.motion() is not None else None
+    sh.start(_SHAKE_DUTY, _RAMP_MS)
+
+
+def shake_tick(g, now_ms, settle_ms):
+    """A pass while shaking; True once the shake is over (settling begins)."""
+    sh = g.board.shaker
+    sh.tick(now_ms)
+    if g.moved is False and sh.motion():
+        g.moved = True
+    if ticks_diff(now_ms, g._t0) < g.shake_ms:
+        return False
+    sh.stop()
+    g.settler.stable_ms = settle_ms
+    g.settler.reset()
+    g._t0 = now_ms
+    return True
+
+
+def settle_tick(g, now_ms):
+    """A pass while settling: the stable faces, (0, 0) when none came in
+    time (unreadable), None while the dice still settle."""
+    got = g.settler.update(g.board.dice.read(), now_ms)
+    if got is None and ticks_diff(now_ms, g._t0) >= g.settler.stable_ms + _SETTLE_TIMEOUT_MS:
+        got = (0, 0)
+    return got
+
+
 class Game:
     def __init__(self, store, board, now_ms):
         self.store = store
@@ -235,13 +271,7 @@ class Game:
         self._start_shake(now_ms)
 
     def _start_shake(self, now_ms):
-        cfg = self.store.ledger.config
-        base = cfg["shake_ms"]
-        self.shake_ms = base + base * self._rand(_JITTER_PERMILLE + 1) // 1000
-        self._t0 = now_ms
-        sh = self.board.shaker
-        self.moved = False if sh.motion() is not None else None
-        sh.start(_SHAKE_DUTY, _RAMP_MS)
+        shake_start(self, now_ms, self.store.ledger.config["shake_ms"])
         self.state = SHAKING
         self.result_until = None
         self.result_hidden = False
@@ -259,28 +289,16 @@ class Game:
     def _shaking(self, now_ms, now_s):
         if self._held(now_ms):
             return
-        sh = self.board.shaker
-        sh.tick(now_ms)
-        if self.moved is False and sh.motion():
-            self.moved = True
-        if ticks_diff(now_ms, self._t0) >= self.shake_ms:
-            sh.stop()
-            self.settler.stable_ms = self.store.ledger.config["settle_ms"]
-            self.settler.reset()
-            self._t0 = now_ms
+        if shake_tick(self, now_ms, self.store.ledger.config["settle_ms"]):
             self.state = SETTLING
             self.changed = True
 
     def _settling(self, now_ms, now_s):
         if self._held(now_ms):
             return
-        got = self.settler.update(self.board.dice.read(), now_ms)
-        if got is None:
-            limit = self.settler.stable_ms + _SETTLE_TIMEOUT_MS
-            if ticks_diff(now_ms, self._t0) < limit:
-                return
-            got = (0, 0)  # never settled: unreadable
-        self._outcome(got, now_ms, now_s)
+        got = settle_tick(self, now_ms)
+        if got is not None:
+            self._outcome(got, now_ms, now_s)
 
     def _outcome(self, faces, now_ms, now_s):
         led = self.store.ledger

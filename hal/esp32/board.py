@@ -60,22 +60,31 @@ def _make_wdt(ms):
 
 class Board(HardwareBoard):
     """Options: wdt_ms=5000, printer_baud=19200,
-    motion_sensor=True, journal=True."""
+    motion_sensor=True, journal=True, role="cabinet" | "dome" (a table's
+    dome: the table link on UART2 instead of the printer, no SAS;
+    hal/REFERENCE.md "Table link"; a station needs a fourth UART)."""
 
     platform = "esp32"
 
     def __init__(self, wdt_ms=5000, printer_baud=19200,
-                 motion_sensor=True, journal=True):
+                 motion_sensor=True, journal=True, role="cabinet"):
+        if role == "station":
+            raise ValueError("no ESP32 station: its UARTs serve the console, SAS and the printer")
         clock = Clock()
         set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
             machine, Pins, 2, motion_sensor, clock.ticks_ms, False)
         bill = PolledCounter(_pcnt_reader(0, Pins.BILL), clock.ticks_ms)
         coin = PolledCounter(_pcnt_reader(1, Pins.COIN), clock.ticks_ms)
-        printer_uart = UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)
+        dome = role == "dome"
+        printer_uart = None if dome else UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)
         tech = ConsoleSerial()
         flash = journal_partition() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        if dome:
+            from hal.esp32.rs485 import dome_link
+            self.link = dome_link()
+            return
         from hal.esp32.sas_uart import UartSas
         self.sas = UartSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)

@@ -9,7 +9,8 @@ from hal.marker import Marker
 
 
 def attach(b, flash, flash_size, flash_path=None, serial=None, keyboard=False,
-           terminal=False, money_log=None, escrow=False):
+           terminal=False, money_log=None, escrow=False, link=None, role=None):
+    # role: the mock has every device whatever the role (a board's differ)
     b.flash = None
     if flash:
         from hal.mock.norflash import NorFlash
@@ -27,6 +28,9 @@ def attach(b, flash, flash_size, flash_path=None, serial=None, keyboard=False,
         from hal.mock.serial import SocketSerial
 
         b.serial = SocketSerial(serial)
+    if link is not None:  # a table's node (role dome or station)
+        from hal.mock import rs485
+        b.link = rs485.pipe_link() if link == "pipe" else rs485.loop_link(link)
     if terminal:
         from hal.mock.keys import draw_display
 

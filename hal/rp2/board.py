@@ -43,22 +43,37 @@ def _make_wdt(ms):
 
 class Board(HardwareBoard):
     """Options: wdt_ms=5000, printer_baud=19200, tech_baud=115200,
-    motion_sensor=True, journal=True (needs the frozen _boot.py layout)."""
+    motion_sensor=True, journal=True (needs the frozen _boot.py layout),
+    role="cabinet" | "dome" | "station" (hal/role.py: a table's
+    dome has no money devices, printer or SAS and runs the table link on
+    UART1; a station has no shaker and runs it on PIO0, hal/REFERENCE.md
+    "Table link")."""
 
     platform = "rp2"
 
     def __init__(self, wdt_ms=5000, printer_baud=19200, tech_baud=115200,
-                 motion_sensor=True, journal=True):
+                 motion_sensor=True, journal=True, role="cabinet"):
         clock = Clock()
+        station = role == "station"
+        # a station has no shaker or motion sensor: GP15/GP14 carry its table link
         set_duty, inputs, display, lamps, set_inhibit, motion = wire_common(
-            machine, Pins, 0, motion_sensor, clock.ticks_ms, True)
+            machine, Pins, 0, motion_sensor and not station, clock.ticks_ms, True,
+            shaker=not station)
         bill = PolledCounter(PioCounter(0, Pins.BILL).read, clock.ticks_ms)
         coin = PolledCounter(PioCounter(1, Pins.COIN).read, clock.ticks_ms)
-        printer_uart = UART(1, printer_baud, tx=Pin(Pins.PRN_TX), rx=Pin(Pins.PRN_RX))
+        printer_uart = None if role == "dome" else \
+            UART(1, printer_baud, tx=Pin(Pins.PRN_TX), rx=Pin(Pins.PRN_RX))
         tech = UartSerial(UART(0, tech_baud, tx=Pin(Pins.TECH_TX), rx=Pin(Pins.TECH_RX)))
         flash = storage.journal_device() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        if role == "dome":
+            from hal.rp2.rs485 import dome_link
+            self.link = dome_link()
+            return
+        if station:
+            from hal.rp2.rs485 import station_link
+            self.link = station_link()
         from hal.rp2.sas_pio import PioSas
         self.sas = PioSas(1, Pins.SAS_TX, Pins.SAS_RX)
         self.logic_door = door_switch(Pin, Pins.LOGIC_DOOR, clock.ticks_ms)

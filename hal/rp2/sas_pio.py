@@ -98,6 +98,11 @@ class PioSas:
             self._tx.put(b)                   # ninth bit 0: a gaming machine's bytes
         return len(data)
 
+    def tx_empty(self):
+        """True when the transmit FIFO is empty (its last word is then in
+        the shift register, one word time from the wire's end)."""
+        return not self._tx.tx_fifo()
+
     def put(self, word):
         """One 9-bit word (the ID-003 line sends its parity bit as the ninth)."""
         self._tx.put(word)
