@@ -262,11 +262,7 @@ class RoundLog:
             return False
         j = self.journal
         try:
-            if j.should_snapshot():
-                if j.erase_pending() and not j.must_snapshot():
-                    j.erase_step()
-                else:
-                    j.write_snapshot(self.rounds.encode())
+            j.make_room(self.rounds.encode)
         except Exception as e:  # noqa: BLE001
             self._fail("snapshot: %s %s" % (type(e).__name__, e))
             return False

@@ -193,18 +193,7 @@ class Store:
             return R.LOCKED
         self._pristine = False
         try:
-            # Snapshot before the record, from the state the journal holds:
-            # after a power cut tore a snapshot, the first record of the next
-            # boot finds the journal asking for one.
-            if j.should_snapshot():
-                if j.erase_pending() and not j.must_snapshot():
-                    # Split: one sector pair erased per commit (800 ms
-                    # at the datasheet maximum), the snapshot once the sectors
-                    # it needs are erased: no commit does a snapshot's 26
-                    # erases (10 s) in one loop pass.
-                    j.erase_step()
-                else:
-                    j.write_snapshot(self.ledger.pieces())
+            j.make_room(self.ledger.pieces)
         except Exception as e:  # noqa: BLE001
             return self.fail("snapshot", e)
         code = self.ledger.apply(payload)
