@@ -132,17 +132,22 @@ def test_each_station_answers_its_own_sas_address_with_its_own_meters():
     rig.bill(2, 50)                      # 50 pulses at 100 ms a pulse
     rig.until(lambda: rig.station(2).store.ledger.table.credits == 5000)
 
-    def credits(a, addr):
+    def poll(a, addr, cmd):
         port = rig.boards[a - 1].sas
         port.host_read()
-        port.host_send(bytes((addr, 0x1A)))
+        port.host_send(bytes((addr, cmd)))
         rig.step(40)
         return port.host_read()
     for a, dollars in ((1, 20), (2, 50)):
-        reply = credits(a, a)
+        reply = poll(a, a, 0x1A)
         assert reply[:2] == bytes((a, 0x1A))
         assert reply[2:6] == bytes.fromhex("%08d" % dollars)  # its own credits ($1 units)
-        assert credits(a, 3 - a) == b""                      # not the other's address
+        assert poll(a, 3 - a, 0x1A) == b""                   # not the other's address
+        # its own bill meters (1E: bills of $1, 5, 10, 20, 50, 100 accepted)
+        reply = poll(a, a, 0x1E)
+        assert reply[:2] == bytes((a, 0x1E)) and len(reply) == 28
+        counts = [int(reply[2 + 4 * i:6 + 4 * i].hex()) for i in range(6)]
+        assert counts == ([0, 0, 0, 1, 0, 0] if dollars == 20 else [0, 0, 0, 0, 1, 0])
 
 
 def test_a_station_restarts_with_its_rounds_in_the_journal():
