@@ -9,8 +9,7 @@ committed into the screens' states: a round of this station's open is a
 roll in progress, its result is shown as the stand-alone shows one.
 """
 from micropython import const
-from hal.ticks import ticks_add
-from firmware.cabinet.game import Game
+from firmware.cabinet.game import Game, RESULT_PAGE_MS
 from firmware.link import messages as M
 from firmware.link.seat import Seat
 from firmware.store import ledger as L
@@ -39,6 +38,9 @@ class TableGame(Game):
         self.last_faces = None
         self.result_until = None
         self.result_at = now_ms
+        self.result_ms = 0
+        self.result_hidden = False
+        self.cue = 0                # a sound for the controller (none comes from the dome yet)
         self.msg = ""
         self.msg_until = now_ms
         self.changed = True
@@ -125,10 +127,9 @@ class TableGame(Game):
             return
         self.last_faces = g["dice"]
         self.rolls += 1
-        self.result_at = now_ms
         pages = (len(led.last_game or ()) + 1) // 2
-        self.result_until = ticks_add(now_ms, max(4000, pages * 2000))
-        self.changed = True
+        self.result_ms = max(4000, pages * RESULT_PAGE_MS)
+        self._show_result(now_ms)
 
     def rolling(self):
         """Bets are closed for the round: a round of this station's is
