@@ -43,8 +43,9 @@ def test_headless_script_ends_with_a_line_per_node():
     assert "EXPECT FAILED" not in out and "INVARIANT" not in out, out
     for e in ends:
         assert e[4] == "2"                                # every station was in round 2
-    # seat 1: $20, $1 on the pass line won on 3+4 and stays up on the point 4
-    assert ends[0][2:4] == ("2000", "100"), out
+    # seat 1: $20, $5 (the stake shown first) on the pass line won on 3+4 and
+    # stays up on the point 4
+    assert ends[0][2:4] == ("2000", "500"), out
 
 
 def test_fault_sweep_with_kill_9_of_random_processes():

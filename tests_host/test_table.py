@@ -73,7 +73,8 @@ def test_a_station_that_sat_out_says_so_and_keeps_its_bets():
     rig.until(lambda: rig.rounds().count >= 1 and rig.phase() == TR.BETTING)
     assert rig.rounds().entry(0)[2] == 0b01                 # only station 1 was in it
     c2 = rig.station(2)
-    assert c2.store.ledger.table.on_table() == 100 and not len(c2.store.ledger.recall)
+    # one BET_UP: the stake shown first, the table profile's $5 line minimum
+    assert c2.store.ledger.table.on_table() == 500 and not len(c2.store.ledger.recall)
     rig.boards[1].door.set(0)
     rig.until(lambda: c2.game.seat.sat_out == rig.rounds().entry(0)[0])
 
@@ -138,10 +139,12 @@ def test_each_station_answers_its_own_sas_address_with_its_own_meters():
         port.host_send(bytes((addr, cmd)))
         rig.step(40)
         return port.host_read()
+    for a in (1, 2):
+        poll(a, 0x80, 0)                 # the host's sync: nothing is answered before one
     for a, dollars in ((1, 20), (2, 50)):
         reply = poll(a, a, 0x1A)
         assert reply[:2] == bytes((a, 0x1A))
-        assert reply[2:6] == bytes.fromhex("%08d" % dollars)  # its own credits ($1 units)
+        assert reply[2:6] == bytes.fromhex("%08d" % (dollars * 100))  # its own credits (cents)
         assert poll(a, 3 - a, 0x1A) == b""                   # not the other's address
         # its own bill meters (1E: bills of $1, 5, 10, 20, 50, 100 accepted)
         reply = poll(a, a, 0x1E)
@@ -160,10 +163,11 @@ def test_a_station_restarts_with_its_rounds_in_the_journal():
     rig = TR.Rig(1)
     _funded(rig, (1,))
     rig.until(lambda: rig.rounds().count >= 1 and rig.station(1).store.ledger.phase == L.BETTING)
+    from firmware.store import seat_records as S
+    for rtype in S._FORMATS:
+        LG._APPLY.pop(rtype, None)
     for mod in ("firmware.store.seat_records", "firmware.table.station"):
         sys.modules.pop(mod, None)      # as in a new process
-    for rtype in (21, 22, 23, 24, 25):
-        LG._APPLY.pop(rtype, None)
     again = Controller(rig.boards[0], seat=1)
     assert not again.store.critical, again.store.reason
     assert again.store.ledger.round == rig.rounds().round and len(again.store.ledger.recall) == 1

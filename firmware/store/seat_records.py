@@ -14,11 +14,12 @@ from firmware.store import records as T
 from firmware.store import ledger as L
 from firmware.store.meters import WON_BASE
 
-TCLOSE = const(21)    # round, table id: this station's bets are in that round
-TROLL = const(22)     # round, d1, d2, re-shakes, shooter turn, new shooter: its result
-TVOID = const(23)     # round, why (firmware/link/messages.py): its bets come back
-TOUT = const(24)      # round: the dome did not count this station in; the bets stay
-TSHOOTER = const(25)  # shooter turn, new shooter: the dice passed between rounds
+# after records.py's own types (the newest: TICKET_IN = 21)
+TCLOSE = const(22)    # round, table id: this station's bets are in that round
+TROLL = const(23)     # round, d1, d2, re-shakes, shooter turn, new shooter: its result
+TVOID = const(24)     # round, why (firmware/link/messages.py): its bets come back
+TOUT = const(25)      # round: the dome did not count this station in; the bets stay
+TSHOOTER = const(26)  # shooter turn, new shooter: the dice passed between rounds
 
 
 def close(led, time, f, data):
@@ -113,6 +114,10 @@ def end_turn(table):
     return out
 
 
-T._FMT.update({TCLOSE: "<BIII", TROLL: "<BIIBBBHB", TVOID: "<BIIB", TOUT: "<BII",
-               TSHOOTER: "<BIHB"})
+_FORMATS = {TCLOSE: "<BIII", TROLL: "<BIIBBBHB", TVOID: "<BIIB", TOUT: "<BII",
+            TSHOOTER: "<BIHB"}
+for _t in _FORMATS:
+    if T._FMT.get(_t, _FORMATS[_t]) != _FORMATS[_t]:
+        raise ImportError("record type %d is taken in records.py" % _t)
+T._FMT.update(_FORMATS)
 L._APPLY.update({TCLOSE: close, TROLL: roll, TVOID: void, TOUT: out, TSHOOTER: shooter})
