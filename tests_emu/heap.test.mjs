@@ -1,8 +1,9 @@
 // The memory guard on what ships: the frozen release image in the emulated Pico runs the heap
 // session (tools/bench_rp2_session.py: the real controller and rp2 board, scripted bills, bets and
-// rolls) with a SAS host polling its SAS line over the wire, and keeps >= 150 KB of heap free
-// with no growth after the checkpoint roll. CI runs a short session whose seed changes per run
-// (printed; SEED=N replays it); FULL=1 runs 1,000 rolls checked from roll 100, the figure
+// rolls) with a SAS host polling its SAS line over the wire, and keeps >= 150 KB of heap free.
+// CI runs a short session whose seed changes per run (printed; SEED=N replays it) and checks
+// the floor; FULL=1 runs 1,000 rolls and also checks no growth from roll 100, once the game
+// recall's ring is full (session.mjs RECALL_FULL: before that it grows by design), the figure
 // `tools/bench firmware --rp2 --variant frozen` puts in docs/BENCHMARKS.md.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,11 +17,11 @@ import { HEAP_BUDGET, heapGuard, runSession } from './session.mjs';
 
 const FULL = process.env.FULL === '1';
 const ROLLS = FULL ? 1000 : 40;
-const CHECK = FULL ? 100 : 15; // after the 12-roll history (Controller.HISTORY) has filled
+const CHECK = FULL ? 100 : 15;
 const SEED = Number(process.env.SEED || 1 + (Date.now() % 1000000));
 
 describe('heap of the release image with SAS on the emulated Pico', { skip: missing() ?? false }, () => {
-  it(`keeps >= ${HEAP_BUDGET} B free and does not grow over ${ROLLS} rolls (SEED=${SEED})`, async (t) => {
+  it(`keeps >= ${HEAP_BUDGET} B free over ${ROLLS} rolls${FULL ? ', no growth from roll 100' : ''} (SEED=${SEED})`, async (t) => {
     t.diagnostic(`SEED=${SEED} (replay: SEED=${SEED} node --test tests_emu/heap.test.mjs)`);
     const flash = await flashWithFiles({ 'boot.py': fs.readFileSync(path.join(ROOT, 'boot.py')) });
     const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming: {} });

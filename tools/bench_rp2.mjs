@@ -22,7 +22,7 @@ import { BOOTROM, cabinet, flashWithFiles, missing, releaseFiles } from '../test
 import { BUTTON, CabinetBoard } from '../tests_emu/board.mjs';
 import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
 import { SasHost } from '../tests_emu/sashost.mjs';
-import { heapGuard, runSession } from '../tests_emu/session.mjs';
+import { RECALL_FULL, heapGuard, runSession } from '../tests_emu/session.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -114,7 +114,8 @@ async function heapSession() {
   if (args.includes('--guard')) {
     const g = heapGuard(r.figures, check, rolls);
     say('heap_guard', g.problems.length ? `FAILED: ${g.problems.join('; ')}`
-      : `OK: ${g.atCheck} B free at roll ${check}, ${g.atEnd} B at roll ${rolls} (>= 150 KB, no growth)`);
+      : `OK: ${g.atCheck} B free at roll ${check}, ${g.atEnd} B at roll ${rolls} (>= 150 KB`
+        + `${check >= RECALL_FULL ? ', no growth' : '; growth not judged before the recall is full'})`);
     if (g.problems.length) failures.push('heap guard');
   }
   return pico;
