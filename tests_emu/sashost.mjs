@@ -8,6 +8,8 @@
 // and checked: one byte to a general poll, none to another address, the address, the command
 // and a right CRC (CRC-16 Kermit) on a long poll. Like a host it waits for the answer (up to a
 // second) before the next poll, so a late answer is timed, not taken for the next one's.
+// A lone address byte is the cabinet's loop-break chirp (firmware/sas/SAS.md: after 5 s of
+// its clock without a poll; the heap session's fake clock jumps that far), counted apart.
 // `stats()` sums it up.
 
 const BIT_NS = 1e9 / 19200;
@@ -39,6 +41,7 @@ export class SasHost {
     this.polls = 0;
     this.wrong = []; // what was wrong with an answer (text)
     this.unanswered = 0;
+    this.chirps = 0;
     this.tick = 0;
     this.running = false;
   }
@@ -145,7 +148,7 @@ export class SasHost {
       this.rawTimes.push(this.now() - this.endNs - (this.pico.modelNs - this.model0));
       if (this.frame.kind === 'other') this.wrong.push('answered a poll to another address');
     } else if (this.state === 'idle') {
-      this.wrong.push('a byte while nothing was polled');
+      this.unsolicited = true; // a chirp, or wrong (answerEnded says which)
       this.state = 'answer';
       this.answer = [];
     }
@@ -180,6 +183,22 @@ export class SasHost {
       return;
     }
     const a = this.answer ?? [];
+    const unsolicited = this.unsolicited;
+    this.unsolicited = false;
+    this.answer = null;
+    if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind === 'long')) {
+      this.chirps++;
+      if (!unsolicited) { // not the poll's answer: its time does not count
+        this.unanswered++;
+        this.times.pop();
+        this.rawTimes.pop();
+      }
+      return;
+    }
+    if (unsolicited) {
+      this.wrong.push('a byte while nothing was polled');
+      return;
+    }
     if (f.kind === 'general' && a.length !== 1) this.wrong.push(`general poll: ${a.length} bytes`);
     if (f.kind === 'long') {
       const crc = a.length >= 4 ? crcKermit(a.slice(0, -2)) : -1;
@@ -187,7 +206,6 @@ export class SasHost {
         this.wrong.push(`long poll ${f.cmd.toString(16)}: ${Buffer.from(a).toString('hex')}`);
       }
     }
-    this.answer = null;
   }
 
   /** Called by txAlarm's second firing (end of the poll): wait for the answer or give up. */
@@ -199,7 +217,7 @@ export class SasHost {
   stats() {
     const t = this.times.map((ns) => ns / MS).sort((x, y) => x - y);
     const pct = (p) => (t.length ? t[Math.min(t.length - 1, Math.floor(p * t.length))] : 0);
-    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, wrong: this.wrong.length,
+    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, chirps: this.chirps, wrong: this.wrong.length,
       over20ms: t.filter((ms) => ms > 20).length,
       rawMaxMs: this.rawTimes.length ? Math.max(...this.rawTimes) / MS : 0,
       firstWrong: this.wrong[0] ?? '', maxMs: t.length ? t[t.length - 1] : 0, p50Ms: pct(0.5), p99Ms: pct(0.99) };
