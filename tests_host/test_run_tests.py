@@ -42,6 +42,13 @@ def test_passing_stages_pass(tmp_path):
     assert "== pytest: 1 passed, 0 failed" in r.stdout and "== micropython: 1 passed" in r.stdout
 
 
+def test_the_side_lane_runs_beside_pytest_with_its_lines_prefixed(tmp_path):
+    r = runner(suites(tmp_path), "pytest", "micropython")
+    side = [l for l in r.stdout.splitlines() if l.startswith("[micropython] ")]
+    assert any("micropython: 1 passed" in l for l in side), r.stdout
+    assert not any(l.startswith("[pytest]") for l in r.stdout.splitlines()), r.stdout
+
+
 def test_broken_conftest_fails(tmp_path):
     r = runner(suites(tmp_path, conftest="import no_such_module_anywhere\n"), "pytest")
     assert r.returncode == 1, r.stdout

@@ -6,15 +6,20 @@ Stages, in order: pytest (CPython, tests_host/), micropython (the suites of
 tests_host/mp_suites.txt on the MicroPython unix port), heap (informative:
 the .mpy firmware's heap on the unix port, printed, not gated), mpy-cross
 (every file that ships compiles for the board), pyright (tools/typecheck),
-emulator (the rp2 release image in an emulated Pico, tests_emu/; beside the
-others: one CPU-bound node process). No STAGE: all of them (EMU=0 leaves the
-emulator out). `-k EXPR` and everything after `--` go to pytest.
+emulator (the rp2 release image in an emulated Pico, tests_emu/: one
+CPU-bound node process). No STAGE: all of them (EMU=0 leaves the emulator
+out). `-k EXPR` and everything after `--` go to pytest.
+
+Two lanes share the machine: the emulator (when named) starts on the side
+lane and pytest, spread over the cores by pytest-xdist, on the main lane;
+each lane then takes the next stage left. The main lane's output passes
+straight through; the side lane's lines are prefixed with its stage's name.
 
 A stage fails when a command it runs exits non-zero or when it runs no
 tests: the verdict comes from exit statuses and from the counts pytest and
 node write as JUnit XML, never from reading their text. Each stage's output
-streams as it runs; the emulator's lines are prefixed `[emulator]` and kept
-in build/test-logs/emulator.log. Every stage prints its wall time.
+streams as it runs; the emulator's are also kept in
+build/test-logs/emulator.log. Every stage prints its wall time.
 BUBBLECRAPS_TESTS_HOST (the runner's own tests) points the pytest and
 micropython stages at another folder of suites.
 """
@@ -70,14 +75,28 @@ class Result:
 
 
 class Out:
-    """One stdout for the stages: the main stages' bytes pass straight
-    through, the emulator's whole lines go in with a prefix (on a line of
-    their own) and to its log file."""
+    """One stdout for two lanes: the main lane's bytes pass straight through,
+    the side lane's whole lines go in with their stage's prefix, on a line of
+    their own."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.at_line_start = True
         self.stream = sys.stdout.buffer
+        self.lane = threading.local()  # .prefix: set on the side lane
+
+    def side_lane(self, prefix):
+        self.lane.prefix = prefix
+
+    def passes_through(self):
+        return getattr(self.lane, "prefix", None) is None
+
+    def stage(self, data):
+        """A stage's output, as its lane shows it."""
+        if self.passes_through():
+            self.raw(data)
+        else:
+            self.prefixed(self.lane.prefix + data)
 
     def raw(self, data):
         with self.lock:
@@ -86,7 +105,7 @@ class Out:
             self.at_line_start = data.endswith(b"\n")
 
     def line(self, text):
-        self.raw((text + "\n").encode())
+        self.prefixed((text + "\n").encode())
 
     def prefixed(self, data):
         with self.lock:
@@ -107,7 +126,8 @@ def show(cmd):
 def run(cmd, sink=None, env=None, timeout=None):
     """Runs `cmd` in the clone, streaming its output to stdout (or to
     `sink(bytes)`); returns its exit status (-9 after a timeout)."""
-    (sink or OUT.raw)(("$ %s\n" % show(cmd)).encode())
+    sink = sink or OUT.stage
+    sink(("$ %s\n" % show(cmd)).encode())
     # its own process group, so a timeout also ends what it started
     p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
                          start_new_session=True)
@@ -116,7 +136,7 @@ def run(cmd, sink=None, env=None, timeout=None):
         timer = threading.Timer(timeout, lambda: os.killpg(p.pid, signal.SIGKILL))
         timer.start()
     try:
-        if sink is None:
+        if sink == OUT.stage and OUT.passes_through():  # pytest's dots as they come
             for chunk in iter(lambda: os.read(p.stdout.fileno(), 4096), b""):
                 OUT.raw(chunk)
         else:
@@ -127,7 +147,7 @@ def run(cmd, sink=None, env=None, timeout=None):
         if timer:
             timer.cancel()
     if timeout and rc == -signal.SIGKILL:
-        (sink or OUT.raw)(("TIMEOUT after %d s: %s\n" % (timeout, show(cmd))).encode())
+        sink(("TIMEOUT after %d s: %s\n" % (timeout, show(cmd))).encode())
     return rc
 
 
@@ -155,8 +175,9 @@ def tests_host():
 
 def stage_pytest(res, logs, pytest_args):
     report = os.path.join(logs, "pytest.xml")
-    rc = run([os.path.join(BIN, "pytest"), "-q", "-p", "no:cacheprovider", tests_host(),
-              "--junitxml=" + report] + pytest_args)
+    # -n auto: one worker a core (pytest-xdist); `-- -n 0` runs it in one process
+    rc = run([os.path.join(BIN, "pytest"), "-q", "-p", "no:cacheprovider", "-n", "auto",
+              "--dist", "worksteal", tests_host(), "--junitxml=" + report] + pytest_args)
     res.passed, res.failed, _ = junit_counts(report)
     if rc:
         res.problems.append("pytest exit %d" % rc)
@@ -170,7 +191,7 @@ def stage_micropython(res, logs, _):
         lines = []
 
         def keep(data):
-            OUT.raw(data)
+            OUT.stage(data)
             lines.append(data)
         rc = run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
                   os.path.join(folder, "mp_runner.py")] + modules, sink=keep)
@@ -246,7 +267,7 @@ def stage_emulator(res, logs, _):
         def sink(data):
             log.write(data)
             log.flush()
-            OUT.prefixed(b"[emulator] " + data)
+            OUT.stage(data)
         OUT.line("emulator: output also in %s" % EMU_LOG)
         skip = emulator_missing(build_firmware)
         if skip:
@@ -362,16 +383,31 @@ def main(argv):
     start = time.time()
     logs = tempfile.mkdtemp(prefix="tools-test-")
     results = {}
-    emu = None
-    if "emulator" in stages:  # beside the rest: the other core's work
-        emu = threading.Thread(target=lambda: results.update(emulator=timed("emulator", logs, [])))
-        emu.start()
+    left = [name for name in stages if name != "emulator"]
+    taking = threading.Lock()
+
+    def lane(first=None):
+        if first:
+            results[first] = timed(first, logs, pytest_args)
+        while True:
+            with taking:
+                if not left:
+                    return
+                name = left.pop(0)
+            if not OUT.passes_through():
+                OUT.side_lane(("[%s] " % name).encode())
+            results[name] = timed(name, logs, pytest_args)
+
+    def side_lane():
+        OUT.side_lane(b"[emulator] ")
+        lane("emulator" if "emulator" in stages else None)
+
+    first = left.pop(0) if left else None  # pytest, the longest, streams on the main lane
+    side = threading.Thread(target=side_lane)
+    side.start()
     try:
-        for name in stages:
-            if name != "emulator":
-                results[name] = timed(name, logs, pytest_args)
-        if emu is not None:
-            emu.join()
+        lane(first)
+        side.join()
     finally:
         shutil.rmtree(logs, ignore_errors=True)
     if "emulator" not in stages and not argv:
