@@ -16,7 +16,7 @@ from firmware.store import records as TR
 from firmware.store.store import Store
 from firmware.audit import pin as PIN
 from firmware.audit.digest import Digest, compute
-from test_audit_support import make, play, cash_out, Driver, menu, IDENT
+from test_audit_support import make, play, cash_out, Driver, menu, IDENT, TECH_PIN
 
 MP_SKIP = ("test_verify_matches_host_tool_and_micropython", "test_shell_equivalent_digest",
            "test_digest_detects_a_changed_byte")
@@ -41,14 +41,13 @@ def _events(s, code):
 def _auth(d, purpose_item="Config (PIN)"):
     d.enter(purpose_item)
     assert "ENTER PIN" in d.text()
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
 
 
-def test_default_pin_record_matches_config():
-    assert C.CONFIG[C.INDEX["pin"]][1] == PIN.make_record(PIN.DEFAULT_PIN, PIN.DEFAULT_SALT)
-    assert PIN.DEFAULT_RECORD == PIN.make_record(PIN.DEFAULT_PIN, PIN.DEFAULT_SALT)
-    assert PIN.check(PIN.DEFAULT_RECORD, PIN.DEFAULT_PIN)
-    assert not PIN.check(PIN.DEFAULT_RECORD, "1235")
+def test_no_default_pin():
+    assert C.CONFIG[C.INDEX["pin"]][1] == PIN.NOT_SET
+    for pin in ("1234", "0000", "123456", ""):
+        assert not PIN.check(PIN.NOT_SET, pin)
 
 
 def test_opening_inhibits_money_and_exit_closes():
@@ -218,7 +217,7 @@ def test_wrong_pin_lockout_is_logged_and_survives_reboot():
     assert "PIN LOCKED" in d2.text()
     b.clock.advance(PIN.LOCK_S * 1000 + 1000)
     d2.enter("Config (PIN)")
-    d2.pin(PIN.DEFAULT_PIN)
+    d2.pin(TECH_PIN)
     assert "CONFIG" in d2.text()
 
 
@@ -228,25 +227,25 @@ def test_change_pin_hashed_and_persisted():
     while m.top().cur != C.INDEX["pin"]:
         d.press(B.NEXT)
     d.press(B.ROLL)
-    d.pin("5678")
-    d.pin("5678")
+    d.pin("567812")
+    d.pin("567812")
     assert "PIN CHANGED" in d.text()  # allowed with money on the table
     rec = s.ledger.config["pin"]
-    # the salt is 16 random hex digits and may hold "5678" by chance, so
+    # the salt is 16 random hex digits and may hold "567812" by chance, so
     # check the exact verifier instead of searching the text for the PIN
     salt = rec.split("$")[0]
     assert len(salt) == 16 and all(c in "0123456789abcdef" for c in salt)
-    assert rec == PIN.make_record("5678", salt) and PIN.check(rec, "5678")
-    assert b"pin=5678" not in s.ledger.encode()
+    assert rec == PIN.make_record("567812", salt) and PIN.check(rec, "567812")
+    assert b"pin=567812" not in s.ledger.encode()
     s2 = Store(b.flash)
     s2.boot(b.clock.now())
     d2 = Driver(menu(s2, b), b)
     d2.enter("Config (PIN)")
-    d2.pin(PIN.DEFAULT_PIN)
+    d2.pin(TECH_PIN)
     assert "WRONG PIN" in d2.text()
     d2.press(B.ROLL)
     d2.enter("Config (PIN)")
-    d2.pin("5678")
+    d2.pin("567812")
     assert "CONFIG" in d2.text()
     d2.press(B.NEXT)
     while d2.m.top().cur != len(C.CONFIG):
@@ -327,7 +326,7 @@ def test_ram_clear_needs_pin_sequence_and_confirm():
     s, b, m, d = _setup()
     d.enter("RAM clear (PIN)")
     assert "ENTER PIN" in d.text()
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
     assert "REFUSED" in d.text()  # credits on the station
     d.press(B.ROLL)
     assert s.ledger.meters.get("games") == 3
@@ -424,7 +423,7 @@ def test_every_screen_fits_the_display():
     for label, _ in main.items[:-1]:
         d.enter(label)
         if "ENTER PIN" in d.text():
-            d.pin(PIN.DEFAULT_PIN)
+            d.pin(TECH_PIN)
         for code in (B.NEXT, B.BET_DOWN, B.BET_UP, B.PREV, B.NEXT, B.NEXT):
             d.press(code)
         d.press(B.CLEAR)

@@ -12,10 +12,23 @@ IDENT = {"station": "CRAPS-01", "version": "0.1.0", "name": "BubbleCraps",
 DICE = ((3, 4), (1, 1), (2, 4), (4, 2), (6, 1), (5, 5), (2, 2), (6, 6), (3, 3), (1, 2))
 
 
-def make(games=3, credits=200, seed=7):
+# the technician's PIN the tests set (a new cabinet has none)
+TECH_PIN = "246810"
+
+
+def set_pin(s, b, pin=TECH_PIN):
+    """Sets the technician PIN through the store, as the audit menu does."""
+    from firmware.audit import pin as PIN
+    assert PIN.PinGuard(s, b.clock).change(b.clock.now(), pin) == 0
+
+
+def make(games=3, credits=200, seed=7, pin=TECH_PIN):
+    """pin None: a cabinet where no PIN was set yet."""
     b = Board(seed=seed, fake_clock=True, flash_size=262144)
     s = Store(b.flash)
     s.boot(b.clock.now())
+    if pin:
+        set_pin(s, b, pin)
     if credits:
         s.credit(b.clock.now(), TR.SRC_BILL, credits * 100)
     play(s, b, games)

@@ -15,6 +15,7 @@ from firmware.store import meters as M
 from firmware.store import records as T
 from firmware.audit import pin as PIN
 from test_e2e_session import make, check, events_of
+from test_audit_support import TECH_PIN
 
 MP = sys.implementation.name == "micropython"
 
@@ -107,6 +108,7 @@ def _enter_pin(d, pin):
 def test_basic_audit_ram_clear_needs_pin_and_sequence():
     b, d = _cabinet()
     st = d.ctl.store
+    assert PIN.PinGuard(st, b.clock).change(b.clock.now(), TECH_PIN) == 0
     d.bill(5)
     d.coin(1)
     assert st.cashout(b.clock.now(), T.BY_HANDPAY) == 0
@@ -121,7 +123,7 @@ def test_basic_audit_ram_clear_needs_pin_and_sequence():
     assert d.on_screen("WRONG PIN") and E.PIN_FAIL in events_of(st.ledger)
     d.press("CLEAR")
     d.press("ROLL")
-    _enter_pin(d, PIN.DEFAULT_PIN)
+    _enter_pin(d, TECH_PIN)
     assert d.on_screen("To arm press:"), d.screen_text()
     d.press("CHIP")
     d.press("ODDS")
@@ -131,6 +133,8 @@ def test_basic_audit_ram_clear_needs_pin_and_sequence():
     assert d.on_screen("RAM CLEARED"), d.screen_text()
     led = d.ctl.store.ledger
     assert led.meters.get("total_in") == 0 and E.RAM_CLEAR in events_of(led)
+    # the PIN went with it: play locked until the technician sets a new one
+    assert not PIN.is_set(d.ctl.store) and led.suspended() == L.SET_PIN
 
 
 def test_basic_readout_answers_meters_and_status():
@@ -171,7 +175,8 @@ def test_critical_memory_shows_the_menu_for_the_ram_clear():
     _key(b, d)
     assert d.on_screen("AUDIT (BASIC)"), d.screen_text()
     d.press("PREV")
-    assert d.on_screen("ROLL = PIN"), d.screen_text()   # no money check when critical
+    # no money check when critical, and no PIN: the wrecked journal holds none
+    assert d.on_screen("To arm press:") and not d.on_screen("REFUSED"), d.screen_text()
     _key(b, d, False)
     assert d.on_screen("MEMORY ERROR")
 

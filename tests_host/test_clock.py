@@ -7,7 +7,7 @@ from hal.ds3231 import DS3231
 from hal import buttons as B
 from firmware.store import events as E
 from firmware.audit import pin as PIN
-from test_audit_support import make as make_audit, menu, Driver
+from test_audit_support import make as make_audit, menu, Driver, TECH_PIN
 from test_e2e_session import make
 
 
@@ -118,5 +118,5 @@ def test_pin_lockout_runs_on_ticks_not_the_wall_clock():
     b.clock.advance(PIN.LOCK_S * 1000 + 1000)        # the ticks: 15 minutes pass
     d.press(B.CLEAR)
     d.enter("Config (PIN)")
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
     assert "CONFIG" in d.text(), d.text()

@@ -10,7 +10,7 @@ from firmware.audit import pin as PIN
 from firmware.audit.digest import compute
 from firmware.cabinet import ticket as TK
 from test_e2e_session import make
-from test_audit_support import make as make_audit, menu, Driver, cash_out
+from test_audit_support import make as make_audit, menu, Driver, cash_out, TECH_PIN
 
 try:
     import os
@@ -32,7 +32,7 @@ def test_ram_clear_locks_play_until_a_new_pin():
     number = TK.number(s.ledger)
     assert number != printed
     d.enter("RAM clear (PIN)")
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
     d.press(B.CHIP, B.ODDS, B.REBET)
     d.press(B.ROLL)
     assert "PLAY LOCKED:" in d.text()
@@ -42,18 +42,19 @@ def test_ram_clear_locks_play_until_a_new_pin():
     assert s.credit(b.clock.now(), 0, 500) == 0 and s.bet(b.clock.now(), 0, 100) != 0
     d = Driver(menu(s, b), b)                          # the next menu session
     d.enter("Config (PIN)")
-    d.pin(PIN.DEFAULT_PIN)
-    assert "CONFIG" in d.text(), d.text()
-    m = d.m
-    from firmware.store import config as C
-    for _ in range(len(C.CONFIG)):
-        if m.top().cur == C.INDEX["pin"]:
-            break
-        d.press(B.NEXT)
+    assert "SET NEW PIN" in d.text(), d.text()         # the old PIN is gone, no default
     d.press(B.ROLL)
-    d.pin("2468")
-    d.pin("2468")
+    d.pin("24680")                                     # 5 digits: refused
+    assert "PIN NOT CHANGED" in d.text() and "Use 6-8 digits" in d.text(), d.text()
+    assert led.suspended() == L.SET_PIN
+    d.press(B.ROLL)
+    d.enter("Config (PIN)")
+    d.press(B.ROLL)
+    d.pin("246801")
+    d.pin("246801")
     assert "PIN CHANGED" in d.text()
+    d.press(B.ROLL)
+    assert "CONFIG" in d.text(), d.text()              # the item the PIN was set for
     assert led.suspended() == "" and s.bet(b.clock.now(), 0, 100) == 0
 
 
@@ -66,7 +67,7 @@ def test_config_shows_what_zero_means():
     assert "odds_mult=default (3-4-5x)" in text and "max_bet=default (500)" in text, text
     d = Driver(menu(s, b), b)
     d.enter("Config (PIN)")
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
     seen = ""
     for _ in range(6):
         seen += d.text()
@@ -131,7 +132,7 @@ def test_clock_set_from_the_menu_needs_pin_and_is_logged():
     d = Driver(menu(s, b), b)
     d.enter("Clock (PIN)")
     assert "ENTER PIN" in d.text()
-    d.pin(PIN.DEFAULT_PIN)
+    d.pin(TECH_PIN)
     assert "SET CLOCK" in d.text()
     old = b.clock.now()
     y = timefmt.civil(old)[0]

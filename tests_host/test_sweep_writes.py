@@ -72,7 +72,7 @@ def steps(profile, seed=3):
             if n == RAM_CLEAR_AT:
                 now = args[0]
                 yield "ram_clear", (now,)
-                yield "set_config", (now, "pin", PIN.make_record("2468", "a1b2c3d4e5f60718"))
+                yield "set_config", (now, "pin", PIN.make_record("24681357", "a1b2c3d4e5f60718"))
                 if profile != "table":
                     yield "set_config", (now, "profile", profile)
 

@@ -411,7 +411,7 @@ class PinEntry(Screen):
             self.done(pin)
 
     def body(self):
-        return ["ENTER PIN", self.prompt, "", "PIN " + self.pad.shown(), "",
+        return ["ENTER PIN", self.prompt, "", "PIN " + self.pad.shown(), self.pad.note,
                 "UP/DN NEXT PREV", "ROLL=OK", "CLEAR=cancel"]
 
 
@@ -442,10 +442,23 @@ class Stretch(Screen):
         return [self.what, "", "please wait"]
 
 
-def pin_gate(menu, purpose, open_target):
-    """Runs open_target() once the PIN is accepted in this menu session."""
+def pin_gate(menu, purpose, open_target, critical_open=False):
+    """Runs open_target() once the PIN is accepted in this menu session. With
+    no PIN set (a new cabinet, a RAM clear) the key holder sets one first; a
+    correct PIN of an older release's 4-5 digits only leads to that too.
+    A critical journal that yields no PIN cannot take one either: only a
+    `critical_open` item (the RAM clear, guarded by the key and its arming
+    sequence) opens then."""
     if menu.pin_ok:
         open_target()
+        return
+    if not PIN.is_set(menu.store):
+        if not menu.store.critical:
+            change_pin(menu, "SET NEW PIN", open_target)
+        elif critical_open:
+            open_target()
+        else:
+            menu.push(Message(menu, ["NO PIN SET", "Journal error:", "RAM clear first"]))
         return
     guard = menu.guard
     left = guard.locked_for(menu.now())
@@ -455,6 +468,9 @@ def pin_gate(menu, purpose, open_target):
         return
 
     def done(pin):
+        if not PIN.enterable(pin):
+            menu.push(Message(menu, ["NOT A PIN", "A PIN has", "%d-%d digits" % (PIN.MIN_LEN, PIN.MAX_LEN)]))
+            return
         check = guard.start(menu.now(), pin)
         if check is not None:
             menu.push(Stretch(menu, check, lambda c: checked(c, pin), "CHECKING PIN"))
@@ -466,6 +482,9 @@ def pin_gate(menu, purpose, open_target):
     def checked(c, pin):
         now = menu.now()
         if guard.done(now, c):
+            if PIN.short(pin):  # an older release's PIN: a new one before anything
+                change_pin(menu, "PIN TOO SHORT", open_target)
+                return
             menu.pin_ok = True
             if guard.migrate():  # first firmware's record: store it stretched
                 menu.push(Stretch(menu, guard.new_record(now, pin), migrated, "SECURING PIN"))
@@ -676,7 +695,9 @@ class ConfigScreen(Screen):
         return out
 
 
-def change_pin(menu):
+def change_pin(menu, why="", then=None):
+    """A new PIN, entered twice. With `then` (no PIN yet, or a short one)
+    the session counts as authorised once it is saved and then() runs."""
     def first(pin):
         if not PIN.valid_pin(pin):
             menu.push(Message(menu, ["PIN NOT CHANGED", "Use %d-%d digits" % (PIN.MIN_LEN, PIN.MAX_LEN)]))
@@ -690,12 +711,18 @@ def change_pin(menu):
 
         def saved(c):
             code = menu.guard.save(menu.now(), c)
-            if code == 0:
-                menu.push(Message(menu, ["PIN CHANGED", "(logged as a", "config change)"]))
-            else:
+            if code != 0:
                 menu.push(Message(menu, ["PIN NOT CHANGED", "store code %d" % code]))
+                return
+            if then is not None:
+                menu.pin_ok = True
+                then()
+            menu.push(Message(menu, ["PIN CHANGED", "(logged as a", "config change)"]))
         menu.push(PinEntry(menu, "new PIN again", second))
     menu.push(PinEntry(menu, "new PIN", first))
+    if why:
+        menu.push(Message(menu, [why, "Set a PIN of", "%d-%d digits" % (PIN.MIN_LEN, PIN.MAX_LEN),
+                                 "before anything", "else"]))
 
 
 # ---- attendant -------------------------------------------------------------
@@ -1017,7 +1044,7 @@ class RamClear(Screen):
         m.store.ram_clear(now)
         after = printer.print_ticket(RP.ticket_lines(m.store, m.identity, "RAM CLEAR - AFTER", now))
         m.pop()
-        m.push(Message(m, ["RAM CLEARED", "Meters 0, config", "default PIN " + PIN.DEFAULT_PIN,
+        m.push(Message(m, ["RAM CLEARED", "Meters 0, config", "and PIN cleared",
                            "PLAY LOCKED:", "set a new PIN",
                            "Tickets: %s" % ("printed" if before and after else "NO PRINT"),
                            "Logged RAM clear"]))
@@ -1105,7 +1132,7 @@ class Menu:
             ("Config (PIN)", lambda: pin_gate(self, "Config", open_(ConfigScreen))),
             ("Attendant", open_(AttendantScreen)),
             ("Diagnostics", diag),
-            ("RAM clear (PIN)", lambda: pin_gate(self, "RAM clear", open_(RamClear))),
+            ("RAM clear (PIN)", lambda: pin_gate(self, "RAM clear", open_(RamClear), True)),
             ("Verify software", open_(VerifyScreen)),
             ("Last bills", open_(BillsScreen)),
             ("Clock (PIN)", lambda: pin_gate(self, "Clock", open_(ClockScreen))),

@@ -1,17 +1,23 @@
 """Technician PIN: a salted, stretched verifier, attempt limit and lockout.
 
 The PIN is never stored in clear. The record (configuration setting "pin",
-journaled like every setting, so power-safe; a RAM clear restores the default
-PIN, DEFAULT_PIN) is
+journaled like every setting, so power-safe) is
 
     "<salt: 16 hex digits = 64 bits>$<iterations>$<64 hex digits>"
 
 where the digest is x_n with x_0 = SHA-256(b"BC-PIN2\\0" + salt + b"\\0" + pin)
 and x_{i+1} = SHA-256(x_i). ITERATIONS is sized so one check takes about
-0.5 s on an RP2040 at 125 MHz (`tools/bench pin`), so a flash dump costs an
-attacker ~0.5 s of RP2040 time per guess instead of one hash. The check runs in
+0.5 s on an RP2040 at 125 MHz (`tools/bench pin` fails under 50 ms), so a
+flash dump costs an attacker 4,800 SHA-256 per guess instead of one
+(docs/SECURITY.md has what that is worth). The check runs in
 slices (SLICE iterations per main-loop pass, ~10 ms on an RP2040) so the
 asyncio loop and the 5 s watchdog are never starved: see Check.
+
+There is no default PIN: a new cabinet and a RAM clear leave the record
+empty (NOT_SET), no entry matches it, and the audit menu asks the holder of
+the key to set one (6-8 digits) before any PIN item opens. A PIN of 4-5
+digits from an older release still verifies, but only to lead straight to
+setting a new one (short()).
 
 Records of the first firmware ("<8 hex salt>$<64 hex>", one SHA-256, 32-bit
 salt) still verify; the first correct entry against one re-stores the PIN
@@ -29,10 +35,10 @@ from micropython import const
 from hal import buttons as B
 from firmware.store import events as E
 
-DEFAULT_PIN = "1234"
-DEFAULT_SALT = "5eed20265eed2026"
+NOT_SET = ""        # the record of a cabinet without a PIN (new, RAM cleared)
 KEY = "pin"
-MIN_LEN = const(4)
+MIN_LEN = const(6)
+OLD_MIN_LEN = const(4)  # older releases took 4-5 digits: accepted only to set a new PIN
 MAX_LEN = const(8)
 MAX_TRIES = const(3)
 LOCK_S = const(900)  # 15 minutes
@@ -60,12 +66,23 @@ def make_record(pin, salt, iterations=ITERATIONS):
     return c.record()
 
 
-DEFAULT_RECORD = ("5eed20265eed2026$4800$"
-                  "0962538c1f70c7498320f37fa6be2d04403120cfe9635ae7f98ac810deb02183")
+def _digits(pin, low):
+    return low <= len(pin) <= MAX_LEN and all("0" <= c <= "9" for c in pin)
 
 
 def valid_pin(pin):
-    return MIN_LEN <= len(pin) <= MAX_LEN and all("0" <= c <= "9" for c in pin)
+    """A PIN that may be set: MIN_LEN to MAX_LEN digits."""
+    return _digits(pin, MIN_LEN)
+
+
+def enterable(pin):
+    """A PIN worth checking: a valid one, or a shorter one of an older release."""
+    return _digits(pin, OLD_MIN_LEN)
+
+
+def short(pin):
+    """A correct PIN too short to keep: it only opens the PIN change."""
+    return len(pin) < MIN_LEN
 
 
 def legacy(record):
@@ -87,7 +104,12 @@ def new_salt(seed=0):
 
 
 def record_of(store):
-    return store.ledger.config.get(KEY, DEFAULT_RECORD)
+    return store.ledger.config.get(KEY, NOT_SET)
+
+
+def is_set(store):
+    """False on a new cabinet and after a RAM clear: no PIN can be entered."""
+    return record_of(store) != NOT_SET
 
 
 def _same(a, b):
@@ -152,19 +174,25 @@ class Check:
 class Pad:
     """PIN digits on the player buttons: BET UP/DOWN change the last digit,
     NEXT adds one, PREV erases one. press(code) -> the PIN on ROLL, "" on
-    CLEAR (cancelled), None otherwise."""
+    CLEAR (cancelled), None otherwise. A digit past MAX_LEN is refused and
+    `note` says so until the next key."""
 
     def __init__(self):
         self.digits = [0]
+        self.note = ""
 
     def press(self, code):
         d = self.digits
+        self.note = ""
         if code == B.BET_UP:
             d[-1] = (d[-1] + 1) % 10
         elif code == B.BET_DOWN:
             d[-1] = (d[-1] - 1) % 10
-        elif code == B.NEXT and len(d) < MAX_LEN:
-            d.append(0)
+        elif code == B.NEXT:
+            if len(d) < MAX_LEN:
+                d.append(0)
+            else:
+                self.note = "MAX %d DIGITS" % MAX_LEN
         elif code == B.PREV and len(d) > 1:
             d.pop()
         elif code == B.ROLL:
@@ -307,7 +335,7 @@ class PinGuard:
     def new_record(self, now, pin):
         """A Check that stretches `pin` with a fresh 64-bit salt; step it
         from the main loop like a check, then save(now, check). None if the
-        PIN is not 4-8 digits."""
+        PIN is not MIN_LEN to MAX_LEN digits."""
         if not valid_pin(pin):
             return None
         return Check("%s$%d$" % (new_salt(now), ITERATIONS), pin)

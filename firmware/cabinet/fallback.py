@@ -8,7 +8,8 @@ Basic menu (NEXT / PREV change page):
   STATUS     the lockup or ticket in doubt, credits; ROLL x2 reset or
              reprint, BET UP x2 handpay (firmware/cabinet/attend.py)
   METERS     every meter, BET UP / BET DOWN scroll
-  RAM CLEAR  ROLL: PIN; then CHIP, ODDS, REBET within 10 s, then ROLL
+  RAM CLEAR  ROLL: PIN (none asked when the journal yields none); then
+             CHIP, ODDS, REBET within 10 s, then ROLL
 Basic read-out: METERS and STATUS in the full read-out's format, anything
 else "ERR 5 busy"; one reply line in RAM at a time.
 """
@@ -89,12 +90,17 @@ class Fallback:
         st = self.store
         if not st.critical and st.ledger.money_on_table():
             return
-        if not self.pin_ok:
+        if not self._authorised():
             if code == B.ROLL:
                 self.pad = PIN.Pad()
             return
         if self.arm.press(code, now_ms):
             self.clearing = True  # tick(): a critical journal erased a sector a pass
+
+    def _authorised(self):
+        # no PIN to ask (a new cabinet, or a journal too broken to give one):
+        # the key and the arming sequence guard the RAM clear
+        return self.pin_ok or not PIN.is_set(self.store)
 
     def _clear_step(self):
         st = self.store
@@ -103,7 +109,7 @@ class Fallback:
         self.clearing = False
         try:
             st.ram_clear(self.board.clock.now())
-            self.note = ["RAM CLEARED", "PIN " + PIN.DEFAULT_PIN + ": play", "locked: set PIN"]
+            self.note = ["RAM CLEARED", "PIN cleared:", "play locked,", "set a new PIN"]
         except MemoryError:  # a new ledger needs its buffers; a restart frees the heap
             self.note = ["RAM CLEAR FAILED", "no memory:", "switch off and", "on, then again"]
 
@@ -112,7 +118,9 @@ class Fallback:
         if pin is None:
             return
         self.pad = None
-        if pin:
+        if pin and not PIN.enterable(pin):
+            self.note = ["NOT A PIN", "%d-%d digits" % (PIN.MIN_LEN, PIN.MAX_LEN)]
+        elif pin:
             self.check = PIN.PinGuard(self.store, self.board.clock).start(self.board.clock.now(), pin)
             if self.check is None:
                 self.note = ["PIN LOCKED", "try later"]
@@ -138,7 +146,7 @@ class Fallback:
         if self.clearing:
             return [TITLE, "RAM CLEAR", "ERASING", "please wait"]
         if self.pad is not None:
-            return ["RAM CLEAR", "ENTER PIN", "PIN " + self.pad.shown(), "UP/DN NEXT PREV",
+            return ["RAM CLEAR", "ENTER PIN", "PIN " + self.pad.shown(), self.pad.note or "UP/DN NEXT PREV",
                     "ROLL=OK", "CLEAR=cancel"]
         if self.page == 0:
             return [TITLE, self.why or "menu failed"] + self.desk.lines()
@@ -152,7 +160,7 @@ class Fallback:
         st = self.store
         if not st.critical and st.ledger.money_on_table():
             return ["RAM CLEAR", "REFUSED:", "money on the", "station"]
-        if not self.pin_ok:
+        if not self._authorised():
             return ["RAM CLEAR", "ERASES ALL DATA", "ROLL = PIN"]
         if self.arm.armed():
             return ["RAM CLEAR", "ARMED", "ROLL = CLEAR NOW", "other = disarm"]

@@ -23,9 +23,9 @@ CONFIG = (
     ("cocked_lockup", 3, 1, 20, False),
     ("stuck_lockup", 3, 1, 20, False),
     ("station", "CRAPS-01", 1, 12, False),
-    # technician PIN as a salted, stretched record (firmware/audit/pin.py); default PIN 1234
-    ("pin", "5eed20265eed2026$4800$"
-            "0962538c1f70c7498320f37fa6be2d04403120cfe9635ae7f98ac810deb02183", 1, 100, False),
+    # technician PIN as a salted, stretched record (firmware/audit/pin.py);
+    # "": none set (a new cabinet, a RAM clear), no PIN opens anything
+    ("pin", "", 1, 100, False),
     # settings added later go last: records name a setting by its index
     ("sas_address", 1, 0, 127, False),     # SAS 6.02 address; 0 = SAS off (2.1)
     # a betting period lasts at most this long however much the player presses

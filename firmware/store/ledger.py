@@ -38,7 +38,7 @@ HOST_OFF = const(1)     # play disabled by the SAS host
 BILLS_OFF = const(2)    # bill acceptor disabled by the SAS host
 LOGIC_DOOR = const(4)   # logic area door open
 CASHBOX_DOOR = const(8) # cash box door open
-NEED_PIN = const(16)    # after a RAM clear: play locked until a new PIN is set
+NEED_PIN = const(16)    # after a RAM clear: play locked until a PIN is set
 BILL_DOUBT = const(32)  # the validator faulted holding the note in escrow
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
@@ -486,7 +486,7 @@ class Ledger:
             m.set("cashbox", 0)   # the stacker is emptied: a drop
             self.host |= CASHBOX_DOOR
         elif code == E.RAM_CLEAR:
-            self.host |= NEED_PIN   # the default PIN is known to everybody
+            self.host |= NEED_PIN   # no PIN: the technician sets one first
         elif code == E.LOGIC_OPEN:
             m.add("logic_opens")
             self.host |= LOGIC_DOOR
