@@ -79,6 +79,12 @@ flash
     block-device protocol (with an offset writeblocks only programs; erase with
     ioctl(6, n)). rp2: rp2.Flash sub-range, esp32: esp32.Partition("journal"),
     mock: hal.mock.norflash.NorFlash. None if the board has no journal region.
+generation (optional)
+    block device of the same protocol for the generation log
+    (firmware/store/generation.py), apart from the journal region and the
+    filesystem: rp2: the 32 KiB below the journal; mock: 8 KiB of its own
+    NorFlash. Absent (esp32) or None: the rollback check has the anchor's
+    sector granularity only.
 serial
     technician byte stream: read(buf) -> int bytes put in buf (0 if none, never
     blocks); write(data) -> int bytes written.

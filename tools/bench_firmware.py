@@ -103,7 +103,7 @@ def host_main(argv):
 
 
 # ---------------------------------------------------------------- emulated Pico
-RP2_FS_BLOCKS = 288  # littlefs below the 256 KiB journal: (1408 - 256) KiB / 4 KiB (hal/rp2/storage)
+RP2_FS_BLOCKS = 280  # littlefs below the generation log and the journal: (1408 - 32 - 256) KiB / 4 KiB (hal/rp2/storage)
 # what the .mpy build carries on its filesystem (tools/deploy's set: no mock, no esp32, no build files)
 RP2_SKIP = ("hal/mock/", "hal/esp32/", "hal/rp2/manifest.py", "hal/rp2/manifest_boot.py",
             "hal/rp2/_boot.py")

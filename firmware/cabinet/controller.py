@@ -86,7 +86,7 @@ class Controller:
         now = self.clock.ticks_ms()
         if store is None:
             store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None),
-                          getattr(board, "urandom", None))
+                          getattr(board, "urandom", None), getattr(board, "generation", None))
         self.store = store
         board.money.inhibit(True)  # until the state is known
         if seat:  # a station's records (a table's rounds) replay with the rest

@@ -20,6 +20,7 @@ from firmware.store import config as C
 from firmware.store import journal as J
 from firmware.store import snapshot
 from firmware.store.ledger import Ledger, LK_DOUBT
+from firmware.store.generation import Generation
 
 OK = J.OK
 REPAIRED = J.REPAIRED
@@ -45,9 +46,12 @@ FIRST_BOOT_SECTORS = 2
 
 
 class Store:
-    def __init__(self, dev, pause=None, provision=None, urandom=None):
+    def __init__(self, dev, pause=None, provision=None, urandom=None, generation=None):
         self.dev = dev
         self.provision = provision  # hal.marker.Marker or None
+        # the generation log's device (generation.py): the board's raw area
+        # outside the journal and the filesystem, or None (the anchor alone)
+        self.generation = None if generation is None else Generation(generation, pause)
         self.urandom = urandom      # n -> n random bytes (the board's; None: os.urandom)
         # no device (an ESP32 without its "journal" partition): boot() reports
         # CRITICAL and nothing can ever be committed or cleared
@@ -107,6 +111,10 @@ class Store:
         return status
 
     def _start(self, j, now):
+        if self.generation is not None:
+            # first: a RAM clear of a journal found critical numbers on
+            # from it too
+            self.generation.load()
         status = j.mount()
         prov = self.provision
         if status == EMPTY and j.seq == 1 and prov is not None and prov.get():
@@ -126,10 +134,11 @@ class Store:
             return CRITICAL
         if status == CRITICAL:
             return CRITICAL
-        if prov is not None and j.seq - 1 < prov.anchor():
-            # The newest entry is older than one committed before (the anchor
-            # names the sector the newest commit went to): a rolled-back or
-            # partly wiped region. Never present that as the current state.
+        if j.seq - 1 < self._floor():
+            # The newest entry is older than one committed before (the
+            # generation log names the newest record, the anchor the sector
+            # it went to): a rolled-back or partly wiped region. Never
+            # present that as the current state.
             self.reason = "journal: older than its anchor (rolled back)"
             return CRITICAL
         if not self._rebuild(j):
@@ -153,6 +162,14 @@ class Store:
             self.commit(T.pack(T.EVENT, now, E.REPAIRED, 0))
         self._settle_flight(now)
         return status
+
+    def _floor(self):
+        """The oldest newest seq the journal may hold: the generation log's
+        value, or the provisioned mark's anchor (0: neither)."""
+        prov = self.provision
+        floor = prov.anchor() if prov is not None else 0
+        gen = self.generation
+        return gen.value if gen is not None and gen.value > floor else floor
 
     def _settle_flight(self, now):
         """What the cut left half done. Pulses the validator delivered are
@@ -218,6 +235,13 @@ class Store:
                 self.provision.set(j.first[j.head])
             except OSError:
                 pass  # the anchor lags: only the rollback check is weaker
+        if self.generation is not None:
+            # after the commit, like the anchor: a cut between the two
+            # leaves the log one record behind, never ahead
+            try:
+                self.generation.advance(j.seq - 1)
+            except OSError:
+                pass
         if j.worn_log:
             # a sector this write (or the mount) found worn: in the event
             # log, at the time of the record that found it
@@ -303,15 +327,19 @@ class Store:
     # ---- maintenance ---------------------------------------------------
     def erase_pending(self):
         j = self.journal
+        gen = self.generation
         return (not self.critical and not self.restart_reason and j is not None
-                and j.erase_pending())
+                and (j.erase_pending() or (gen is not None and gen.erase_pending())))
 
     def erase_step(self):
         """Erases one sector ahead. Call only while money inputs are inhibited:
         on rp2 an erase stops interrupts for tens of milliseconds (400 ms at
         the datasheet maximum)."""
         j = self.journal
-        if j is not None:
+        gen = self.generation
+        if gen is not None and gen.erase_pending():
+            gen.erase_step()
+        elif j is not None:
             j.erase_step()
 
     def fail(self, name, e):
@@ -334,12 +362,11 @@ class Store:
             return R.LOCKED
         was_critical = self.critical
         old = self.ledger
-        prov = self.provision
         try:
             # A critical journal (unreadable, rolled back, refused) is erased
             # whole: its sequence numbers go on from the anchor, which only
             # ever rises.
-            j.format(was_critical, prov.anchor() + 1 if prov is not None else 1)
+            j.format(was_critical, self._floor() + 1)
         except Exception as e:  # noqa: BLE001
             return self.fail("RAM clear", e)
         self.ledger = Ledger()

@@ -7,15 +7,20 @@ terminal and keyboard of tools/sim, the money log and the escrow validator
 hal.mock.board.Board."""
 from hal.marker import Marker
 
+GENERATION_SIZE = 8192
+
 
 def attach(b, flash, flash_size, flash_path=None, serial=None, keyboard=False,
            terminal=False, money_log=None, escrow=False, link=None, role=None):
     # role: the mock has every device whatever the role (a board's differ)
     b.flash = None
+    b.generation = None
     if flash:
         from hal.mock.norflash import NorFlash
 
         b.flash = NorFlash(flash_size, path=flash_path)
+        # the generation log's own area (two sectors: the least the ring needs)
+        b.generation = NorFlash(GENERATION_SIZE, path=flash_path + ".generation" if flash_path else None)
     b.provision = Marker(flash_path + ".provisioned" if flash_path else None)
     if money_log:
         _log_money(b, money_log)

@@ -53,7 +53,7 @@ class Node:
         else:
             from firmware.store.store import Store
             store = Store(board.flash, board.watchdog.feed, getattr(board, "provision", None),
-                          board.urandom)
+                          board.urandom, getattr(board, "generation", None))
             self._hook(store.journal)
             self.ctl = make(board, role, profile, store)
             led = store.ledger

@@ -67,6 +67,7 @@ class Board(HardwareBoard):
         flash = storage.journal_device() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        self.generation = storage.generation_device() if journal else None
         if role == "dome":
             from hal.rp2.rs485 import dome_link
             self.link = dome_link()
