@@ -33,17 +33,21 @@ def _state(s):
     return s.ledger.table.credits
 
 
-def _child(f, jdev, gdev, mark, s, k, before, after, seed):
-    """A cut at op k of the commit; the recovery boot; one more commit."""
+def _cut(f, s, k, seed):
+    """The commit, cut at its op k; the power back."""
     f.rng = Rng(seed, 0x9E3779B9)
     f.cut_after(k)
     try:
         s.credit(2, TR.SRC_BILL, 1)
     except PowerCut:
-        pass
-    else:
-        raise AssertionError("no cut at op %d" % k)
-    f.power_on()
+        f.power_on()
+        return
+    raise AssertionError("no cut at op %d" % k)
+
+
+def _child(f, jdev, gdev, mark, s, k, before, after, seed):
+    """A cut at op k of the commit; the recovery boot; one more commit."""
+    _cut(f, s, k, seed)
     s2 = _store(jdev, gdev, mark)
     if s2.boot(3) == CRITICAL:
         raise AssertionError("CRITICAL after a cut at op %d: %s" % (k, s2.reason))
@@ -61,13 +65,7 @@ def _child(f, jdev, gdev, mark, s, k, before, after, seed):
 
 def _double_child(f, jdev, gdev, mark, s, k, before, after, seed):
     """A cut at op k of the commit, then one in the recovery boot."""
-    f.rng = Rng(seed, 0x9E3779B9)
-    f.cut_after(k)
-    try:
-        s.credit(2, TR.SRC_BILL, 1)
-    except PowerCut:
-        pass
-    f.power_on()
+    _cut(f, s, k, seed)
 
     def boot_ops():
         ops = f.ops
