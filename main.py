@@ -67,15 +67,12 @@ def board_main():
     board = hal.detect(role=role[0])  # arms nothing: the watchdog starts at its first feed
     why = safeboot.requested(board)
     if why:
+        board.starts.set(0)  # the technician's act: the cabinet gets its tries back
         print("SAFE BOOT (%s): cabinet not started, REPL free" % why)
         return
-    try:
-        import asyncio
-        ctl = controller(board, role)
-        asyncio.run(ctl.run())
-    except Exception as exc:  # no memory at boot, a bug: logged, then a clean restart
-        sys.print_exception(exc)
-        board.reset()
+    # counted starts; after crashlock.LIMIT failed ones in a row, the lock
+    from firmware.cabinet import crashlock
+    crashlock.run(board, lambda: controller(board, role))
 
 
 def _sim_options():

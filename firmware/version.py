@@ -23,3 +23,9 @@ def serial(board):
         return binascii.hexlify(machine.unique_id()).decode()
     except Exception:
         return "%s-%08x" % (getattr(board, "platform", "board"), getattr(board, "seed", 0) or 0)
+
+
+def identity(board, config):
+    """The read-out's ID and the audit menu's identity page."""
+    return {"station": config["station"], "version": VERSION, "name": NAME,
+            "serial": serial(board), "profile": config["profile"]}

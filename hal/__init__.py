@@ -94,6 +94,9 @@ sas
     blocks; write(data) -> int sends bytes with the ninth bit clear.
 platform
     'rp2', 'esp32' or 'mock'.
+starts
+    get() -> int, set(n): failed starts in a row, kept through a reset and
+    cleared by a power cycle (hal/restarts.py; firmware/cabinet/crashlock.py).
 reset() -> None: restarts the board (machine.reset(): never returns on a board;
     the mock counts it in `resets` and returns).
 faults() -> list of hal.faults codes of devices that do not answer (display,

@@ -221,6 +221,9 @@ def _exercise(board):
     board.flash.readblocks(0, buf)
     board.flash.writeblocks(0, buf[:256], 0)
     board.flash.ioctl(6, 0)
+    assert board.starts.get() == 0, "power-on: no failed start"
+    board.starts.set(2)
+    assert board.starts.get() == 2
 
 
 RP2_USED = {"machine.Pin", "machine.Pin()", "machine.Pin.irq", "machine.Pin.value", "machine.PWM", "machine.PWM.duty_u16",
@@ -256,9 +259,15 @@ def test_rp2_board_calls_match_rp2_port(monkeypatch):
     rp2.PIO = types.SimpleNamespace(IN_LOW=0, IN_HIGH=1, OUT_LOW=2, OUT_HIGH=3,
                                     SHIFT_LEFT=0, SHIFT_RIGHT=1)
     monkeypatch.setitem(sys.modules, "vfs", types.ModuleType("vfs"))
+    # extmod/machine_mem.c: mem32[addr] reads and writes a word; the watchdog's
+    # SCRATCH0 (RP2040 datasheet 4.7.6: WATCHDOG_BASE 0x40058000 + 0x0c) is
+    # 0 at power-on; pico-sdk's watchdog_reboot() writes SCRATCH4-7 only
+    words = {0x4005800C: 0}
+    ports.modules["machine"].mem32 = words
     ports.install(monkeypatch)
     board_mod = importlib.import_module("hal.rp2.board")
     _exercise(board_mod.Board())
+    assert set(words) == {0x4005800C}, "no other register written"
     missing = RP2_USED - ports.used
     assert not missing, missing
     assert "rp2.asm_pio" in ports.used
@@ -274,6 +283,13 @@ def test_esp32_board_calls_match_esp32_port(monkeypatch):
         cls = ports.modules["esp32"].Partition
         return [cls.__new__(cls)] if present[0] else []
     beh["esp32.Partition.find"] = find
+    rtc_mem = [b""]  # machine_rtc.c: memory() reads, memory(data) writes (empty at power-on)
+
+    def memory(self, *data):
+        if data:
+            rtc_mem[0] = bytes(data[0])
+        return rtc_mem[0]
+    beh["machine.RTC.memory"] = memory
     ports = Ports("esp32", beh)
     machine = ports.modules["machine"]
 
@@ -301,7 +317,8 @@ def test_esp32_board_calls_match_esp32_port(monkeypatch):
     board_mod = importlib.import_module("hal.esp32.board")
     _exercise(board_mod.Board())
     want = {n for n in RP2_USED if n.startswith("machine.")} | {
-        "machine.Counter", "machine.Counter.value", "esp32.Partition.find",
+        "machine.Counter", "machine.Counter.value", "machine.RTC", "machine.RTC.memory",
+        "esp32.Partition.find",
         "esp32.Partition.ioctl", "esp32.Partition.readblocks", "esp32.Partition.writeblocks"}
     missing = want - ports.used
     assert not missing, missing

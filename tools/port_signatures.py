@@ -36,7 +36,7 @@ VERSION = "v1.28.0"
 TYPES = {
     "rp2": {"machine": ("Pin", "PWM", "SPI", "I2C", "UART", "WDT"),
             "rp2": ("StateMachine", "Flash")},
-    "esp32": {"machine": ("Pin", "PWM", "SPI", "I2C", "UART", "WDT"),
+    "esp32": {"machine": ("Pin", "PWM", "SPI", "I2C", "UART", "WDT", "RTC"),
               "esp32": ("Partition", "PCNT")},
 }
 # Python source of the port (class -> file, methods whose signatures matter)

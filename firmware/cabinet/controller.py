@@ -163,10 +163,7 @@ class Controller:
         return self.clock.now()
 
     def identity(self):
-        cfg = self.store.ledger.config
-        return {"station": cfg["station"], "version": version.VERSION,
-                "name": version.NAME, "serial": version.serial(self.board),
-                "profile": cfg["profile"]}
+        return version.identity(self.board, self.store.ledger.config)
 
     # ---- passing faults: log, then a clean restart --------------------------
     def restarting(self):

@@ -11,12 +11,20 @@ def _cpython_sleep_ms(ms):
     return asyncio.sleep(ms / 1000)
 
 
+def _sleeper():
+    """asyncio's sleep_ms (MicroPython), or its CPython equivalent."""
+    import asyncio
+    return getattr(asyncio, "sleep_ms", _cpython_sleep_ms)
+
+
+def sleep_ms(ms):
+    return _sleeper()(ms)
+
+
 async def run(ctl, stop=None):
     """Runs until `stop()` returns True (never on a board)."""
     import asyncio
-    sleep_ms = getattr(asyncio, "sleep_ms", None)
-    if sleep_ms is None:  # CPython
-        sleep_ms = _cpython_sleep_ms
+    sleep = _sleeper()
     tk = ctl.clock.ticks_ms
     done = [False]
 
@@ -45,7 +53,7 @@ async def run(ctl, stop=None):
                 between()
             except Exception as exc:  # never out of the loop: logged, then a clean restart
                 ctl.fault(exc, tk())
-            await sleep_ms(ms)
+            await sleep(ms)
 
     def inputs(now):
         ctl.tick_inputs(now)

@@ -171,6 +171,30 @@ class Store:
         gen = self.generation
         return gen.value if gen is not None and gen.value > floor else floor
 
+    def view(self):
+        """Rebuilds the state from the journal without committing anything
+        (no power-up record): the crash lock's read-out. Build the store on
+        a device that refuses writes (firmware/store/readonly.py): a journal
+        whose mount would repair, clear a torn entry or reclaim a sector is
+        then not read (False, `reason` says why; the next normal boot does
+        that work). Nothing can be committed afterwards."""
+        j = self.journal
+        self._pristine = False
+        self.restart_reason = "read-only view"  # commit() refuses from now on
+        if j is None:
+            self.reason = "no journal device"
+            return False
+        try:
+            status = j.mount()
+            ok = status != CRITICAL and self._rebuild(j)
+            if not ok:
+                self.reason = "journal: does not read back (%d)" % status
+        except Exception as e:  # noqa: BLE001 - a write refused, or the journal's checks
+            self.reason = "journal: %s %s" % (type(e).__name__, e)
+            ok = False
+        j.release()
+        return ok
+
     def _settle_flight(self, now):
         """What the cut left half done. Pulses the validator delivered are
         money it has stacked: credited now (the burst ended with the power).

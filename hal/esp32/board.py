@@ -58,6 +58,21 @@ def _make_wdt(ms):
     return WDT(timeout=ms)
 
 
+def _rtc_count():
+    """Failed starts in RTC slow memory (hal/restarts.py): the port keeps
+    `RTC.memory()` through WDT and soft resets (RTC_NOINIT_ATTR)."""
+    from hal.restarts import StartCount
+    rtc = machine.RTC()
+
+    def load():
+        m = rtc.memory()
+        return int.from_bytes(m[:4], "little") if len(m) >= 4 else 0
+
+    def save(v):
+        rtc.memory(v.to_bytes(4, "little"))
+    return StartCount(load, save)
+
+
 class Board(HardwareBoard):
     """Options: wdt_ms=5000, printer_baud=19200,
     motion_sensor=True, journal=True, role="cabinet" | "dome" (a table's
@@ -81,6 +96,7 @@ class Board(HardwareBoard):
         flash = journal_partition() if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        self.starts = _rtc_count()
         if dome:
             from hal.esp32.rs485 import dome_link
             self.link = dome_link()

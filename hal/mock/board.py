@@ -19,6 +19,7 @@ from hal.mock.clock import FakeClock
 from hal.mock.display import MockDisplay
 from hal.mock.loopserial import LoopSerial
 from hal.marker import Marker
+from hal.restarts import in_ram
 
 _MOVE_MIN_PERMILLE = const(300)  # below this duty the dice do not move
 
@@ -374,6 +375,9 @@ class Board:
         self.display = MockDisplay()
         self.tones = []  # the buzzer frequencies set lately, 0 = off (tests)
         self.resets = 0  # reset() calls: a board's would not return
+        # failed starts (hal/restarts.py): pass the same list to the next board
+        # to keep the count across a simulated reset
+        self.starts = in_ram(more.pop("starts", None))
         self.buzzer = Buzzer(self._tone)
         self.serial = LoopSerial()
         self.sas = None

@@ -10,6 +10,7 @@ from hal.rp2 import storage
 from hal.rp2.pio_counter import PioCounter
 
 WDT_MAX_MS = const(8_388)
+WATCHDOG_SCRATCH0 = const(0x4005800C)  # kept by a watchdog reset, cleared at power-on
 
 
 class Pins:
@@ -41,6 +42,16 @@ def _make_wdt(ms):
     return WDT(timeout=min(ms, WDT_MAX_MS))
 
 
+def _scratch_count():
+    """Failed starts in the watchdog's SCRATCH0 (hal/restarts.py)."""
+    from hal.restarts import StartCount
+    mem = machine.mem32
+
+    def save(v):
+        mem[WATCHDOG_SCRATCH0] = v
+    return StartCount(lambda: mem[WATCHDOG_SCRATCH0], save)
+
+
 class Board(HardwareBoard):
     """Options: wdt_ms=5000, printer_baud=19200, tech_baud=115200,
     motion_sensor=True, journal=True (needs the frozen _boot.py layout),
@@ -68,6 +79,7 @@ class Board(HardwareBoard):
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
         self.generation = storage.generation_device() if journal else None
+        self.starts = _scratch_count()
         if role == "dome":
             from hal.rp2.rs485 import dome_link
             self.link = dome_link()
