@@ -14,11 +14,14 @@ from hal import safeboot
 from firmware import release
 from firmware.audit.digest import Digest, for_board
 
-MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_unix_port_shadowing_and_frozen_only",
+MP_SKIP = ("test_host_tool_equals_verify_on_a_uf2", "test_host_tool_takes_the_file_list_from_the_image",
+           "test_unix_port_shadowing_and_frozen_only",
            "test_host_tool_equals_verify_on_an_esp32_app",
            "test_uf2_end_past_the_last_page_reads_as_erased_flash")
 TMP = "build/test_release"
 IMAGE = bytes(range(256)) * 7 + b"end"   # not a multiple of the hash chunk
+# the release's file list as a frozen firmware/release.py leaves it in an image
+IMAGE_LIST = release.FS_LIST.encode() + b"\0"
 
 
 def _rmtree(path):
@@ -107,6 +110,50 @@ def test_verify_and_readout_use_the_image_where_there_is_one():
         text = reply.decode()
         assert "OK DIGEST " + _expected(IMAGE, RELEASE_TREE) in text, text
         assert "extra=1" in text and "extra_file=hashlib.py" in text
+    finally:
+        running.read = saved
+        _rmtree(TMP)
+
+
+def _ask(r, line):
+    """One request through feed(): DIGEST asked again while it computes."""
+    reply = r.feed(line)
+    for _ in range(400):
+        if not reply.startswith(b"ERR 5"):
+            break
+        r.tick()
+        reply = r.feed(line)
+    return reply.decode().split("\n")[:-2]   # without the "." line
+
+
+def test_readout_lists_every_stray_file_page_by_page():
+    from firmware.audit import readout as RO
+    from test_audit_support import make, IDENT
+    long_name = "d/" + "n" * 90 + ".py"   # longer than a screen line, listed whole
+    strays = [("s%02d.txt" % i, b"x") for i in range(2 * RO.EXTRAS_PAGE + 5)] + [(long_name, b"y")]
+    root = _tree(RELEASE_TREE + tuple(strays))
+    saved = running.read
+    running.read = lambda: IMAGE
+    try:
+        store, _ = make(1)
+        r = RO.Readout(store, IDENT, root=root)
+        assert _ask(r, b"EXTRAS\n")[0].startswith("ERR 6"), "no DIGEST yet"
+        digest = _ask(r, b"DIGEST\n")
+        assert digest[0] == "OK DIGEST " + _expected(IMAGE, RELEASE_TREE), digest[0]
+        assert "extra=%d" % len(strays) in digest
+        seen = [l[len("extra_file="):] for l in digest if l.startswith("extra_file=")]
+        assert len(seen) == RO.EXTRAS_PAGE
+        start = len(seen)
+        while start < len(strays):
+            page = _ask(r, b"EXTRAS %d\n" % start)
+            assert page[0] == "OK EXTRAS %d of %d from %d" % (
+                min(RO.EXTRAS_PAGE, len(strays) - start), len(strays), start), page[0]
+            seen += [l[len("extra_file="):] for l in page[1:]]
+            start += RO.EXTRAS_PAGE
+        assert sorted(seen) == sorted(n for n, _ in strays), "every stray file, each whole"
+        assert _ask(r, b"EXTRAS %d\n" % len(strays))[0] == "OK EXTRAS 0 of %d from %d" % (
+            len(strays), len(strays))
+        assert _ask(r, b"EXTRAS x\n")[0].startswith("ERR 4")
     finally:
         running.read = saved
         _rmtree(TMP)
@@ -258,7 +305,7 @@ def test_host_tool_equals_verify_on_a_uf2():
     sys.path.insert(0, os.path.join(root, "tools"))
     import digest_host
     fs = _tree(RELEASE_TREE + STRAYS)
-    uf2, image = _uf2(bytes(range(256)) * 40)
+    uf2, image = _uf2(bytes(range(256)) * 40 + IMAGE_LIST)
     with open(fs + "/cabinet.uf2", "wb") as f:
         f.write(uf2)
     assert digest_host.uf2_image(fs + "/cabinet.uf2") == image
@@ -294,13 +341,48 @@ def test_unix_port_shadowing_and_frozen_only():
     _rmtree(TMP)
 
 
-def _esp_app(seg_lens, hashed):
-    """An ESP-IDF app image: header, segments, checksum block, SHA-256."""
+def test_host_tool_takes_the_file_list_from_the_image():
+    """tools/digest of an image hashes the files that image's own release
+    list names (Verify on the board does), never the source tree's; an image
+    that carries no list is refused."""
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import digest_host
+    extra = (("extra.py", b"print(1)\n"),)
+    fs = _tree(RELEASE_TREE + extra)
+    listed = b"release-fs-files:boot.py extra.py main.py\0"
+    uf2, image = _uf2(bytes(range(256)) * 40 + listed)
+    with open(fs + "/other.uf2", "wb") as f:
+        f.write(uf2)
+    assert digest_host.fs_files_in(image) == ("boot.py", "extra.py", "main.py")
+    out = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/other.uf2", "--fs", fs,
+                          "--list"], capture_output=True, text=True, check=True).stdout
+    assert "SHA-256 " + _expected(image, RELEASE_TREE + extra) in out
+    assert "extra.py" in out
+    uf2, image = _uf2(bytes(range(256)) * 40)
+    with open(fs + "/nolist.uf2", "wb") as f:
+        f.write(uf2)
+    bad = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/nolist.uf2", "--fs", fs],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "no release file list" in bad.stderr, bad.stderr
+    named = subprocess.run([os.path.join(root, "tools", "digest"), fs + "/nolist.uf2", "--fs", fs,
+                            "--files-from", root], capture_output=True, text=True, check=True).stdout
+    assert "SHA-256 " + _expected(image, RELEASE_TREE) in named, "the tree's list, when asked"
+    # the source's list reads the same way, and says what the firmware holds
+    assert digest_host.release_fs_files(root) == release.FS_FILES
+    _rmtree(TMP)
+
+
+def _esp_app(seg_lens, hashed, data=b""):
+    """An ESP-IDF app image: header, segments (the first one starting with
+    `data`), checksum block, SHA-256."""
     import struct
     img = bytearray(24)
     img[0], img[1], img[23] = 0xE9, len(seg_lens), 1 if hashed else 0
     for i, n in enumerate(seg_lens):
-        img += struct.pack("<II", 0x3F400000 + i, n) + bytes((i * 7 + k) & 0xFF for k in range(n))
+        seg = (data if i == 0 else b"") + bytes((i * 7 + k) & 0xFF for k in range(n))
+        img += struct.pack("<II", 0x3F400000 + i, n) + seg[:n]
     img += bytes(15 - len(img) % 16) + b"\x5a"
     if hashed:
         img += hashlib.sha256(img).digest()
@@ -342,7 +424,7 @@ def test_host_tool_equals_verify_on_an_esp32_app():
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     from hal.esp32 import image as EI
-    app = _esp_app((300, 70000, 12), True)
+    app = _esp_app((300, 70000, 12), True, IMAGE_LIST)
     fs = _tree(RELEASE_TREE)
     with open(fs + "/micropython.bin", "wb") as f:
         f.write(app + b"\0" * 100)

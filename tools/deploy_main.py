@@ -49,13 +49,19 @@ ESP32_PARTS = (("0x1000", "bootloader/bootloader.bin"),
                ("0x10000", "micropython.bin"))
 
 
-def fs_files(name="FS_FILES"):
-    """FS_FILES (or STATE_FILES) from firmware/release.py (read as data)."""
+def fs_files():
+    """FS_FILES of the clone's firmware/release.py (read as data)."""
+    from digest_host import release_fs_files
+    return release_fs_files(ROOT)
+
+
+def state_files():
+    """STATE_FILES of firmware/release.py (read as data)."""
     with open(os.path.join(ROOT, "firmware", "release.py")) as f:
         for node in ast.parse(f.read()).body:
-            if isinstance(node, ast.Assign) and node.targets[0].id == name:
+            if isinstance(node, ast.Assign) and node.targets[0].id == "STATE_FILES":
                 return tuple(ast.literal_eval(node.value))
-    raise SystemExit("firmware/release.py has no " + name)
+    raise SystemExit("firmware/release.py has no STATE_FILES")
 
 
 def stale_script(keep):
@@ -111,7 +117,7 @@ def plan(board, port, image, drive, with_image, safe_only, table=None):
     steps.append(mp + ["fs", "cp"] + [os.path.join(ROOT, f) for f in keep] + [":"])
     # the cabinet's own files (the provisioned mark) are not stale: deleting the
     # mark would let a wiped journal pass for a new cabinet
-    steps.append(mp + ["exec", stale_script(keep + fs_files("STATE_FILES") + (FLAG,))])
+    steps.append(mp + ["exec", stale_script(keep + state_files() + (FLAG,))])
     if table is not None:
         steps.append(mp + ["exec", table_script(table)])
     steps.append(mp + ["exec", 'import os; "{0}" in os.listdir() and os.remove("{0}")'.format(FLAG)])

@@ -12,8 +12,12 @@ A board release: tools/digest FILE.uf2 [--fs DIR] [--list]
   the image the UF2 writes, from 0x10000000 to the pico-sdk binary-info
   RP_BINARY_END (what the Pico's Verify reads from flash), hashed as
   "image\n" + size + "\n" + bytes, then the files a release puts on the
-  filesystem (FS_FILES in firmware/release.py) taken from DIR (default: the
-  repository) as above. Equals the cabinet's Verify / read-out DIGEST.
+  filesystem, as the image lists them (firmware/release.py FS_LIST, frozen
+  in it: a source tree's list never stands in), taken from DIR (default:
+  the repository) as above. Equals the cabinet's Verify / read-out DIGEST.
+  An image that carries no list (not a release image: the stock MicroPython
+  image, the mpy variant) is refused unless --files-from TREE names the
+  source tree whose list to use instead.
 ESP32: tools/digest build/esp32/micropython.bin [--fs DIR] (the app image, not
   the combined firmware.bin): the ESP-IDF app image walked by its segment
   headers (+ checksum block, + the appended SHA-256 when flagged), hashed the
@@ -150,22 +154,43 @@ def read_image(path):
     return uf2_image(path)  # reports why it is not a UF2
 
 
+FS_MARK = b"release-fs-files:"  # firmware/release.py FS_LIST
+
+
+def fs_files_in(data):
+    """FS_FILES from bytes holding firmware/release.py's FS_LIST: an image
+    (the frozen string ends at its NUL) or the source (at its quote). Every
+    copy found must say the same; ValueError when there is none."""
+    found = set()
+    i = data.find(FS_MARK)
+    while i >= 0:
+        j = end = i + len(FS_MARK)
+        while end < len(data) and 32 <= data[end] < 127 and data[end] != 0x22:
+            end += 1
+        found.add(tuple(data[j:end].decode().split()))
+        i = data.find(FS_MARK, end)
+    if len(found) != 1:
+        raise ValueError("no release file list (%r) in it" % FS_MARK.decode() if not found
+                         else "release file lists that differ: %s" % sorted(found))
+    return found.pop()
+
+
 def release_fs_files(root=ROOT):
-    """FS_FILES of firmware/release.py (read as data, not imported)."""
-    with open(os.path.join(root, "firmware", "release.py")) as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and node.targets[0].id == "FS_FILES":
-            return tuple(ast.literal_eval(node.value))
-    raise ValueError("no FS_FILES in firmware/release.py")
+    """FS_FILES of a source tree's firmware/release.py (read as data, not imported)."""
+    with open(os.path.join(root, "firmware", "release.py"), "rb") as f:
+        return fs_files_in(f.read())
 
 
-def image_digest(path, fs_root):
+def image_digest(path, fs_root, files_from=None):
+    """files_from: a source tree whose release list stands in for an image
+    that carries none (the stock MicroPython image, the mpy variant)."""
     image = read_image(path)
     h = hashlib.sha256()
     h.update(("image\n%d\n" % len(image)).encode())
     h.update(image)
-    files = sorted(f for f in release_fs_files() if os.path.isfile(os.path.join(fs_root, f)))
+    # the list the image itself carries: what Verify on the board hashes
+    listed = fs_files_in(image) if files_from is None else release_fs_files(files_from)
+    files = sorted(f for f in listed if os.path.isfile(os.path.join(fs_root, f)))
     for rel in files:
         with open(os.path.join(fs_root, rel), "rb") as f:
             data = f.read()
@@ -184,14 +209,15 @@ def _value(argv, name):
 
 def main(argv):
     fs = _value(argv, "--fs")
-    args = [a for a in argv if not a.startswith("-") and a != fs]
+    files_from = _value(argv, "--files-from")
+    args = [a for a in argv if not a.startswith("-") and a not in (fs, files_from)]
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
         return 0
     root = args[0] if args else ROOT
     if os.path.isfile(root):
         try:
-            hexd, files = image_digest(root, fs or ROOT)
+            hexd, files = image_digest(root, fs or ROOT, files_from)
         except (OSError, ValueError) as exc:
             print("%s: %s" % (root, exc), file=sys.stderr)
             return 2

@@ -24,10 +24,15 @@ ignored (keep-alive).
   BILLS                the last 10 bills: "<time> <amount>" newest first
   TICKET               the newest printed ticket: number= (18 digits), amount=,
                        time=, sequence=
-  DIGEST               "OK DIGEST <64 hex>". On the port the answer comes by
-                       itself once computed (a few blocks a pass; the next
-                       request waits for it). Through feed() (in-process)
-                       "ERR 5 busy <pct>%" means ask again.
+  DIGEST               "OK DIGEST <64 hex>", files=, bytes=, extra= (files on
+                       the filesystem the release did not install), then the
+                       first EXTRAS_PAGE of them as extra_file= lines. On the
+                       port the answer comes by itself once computed (a few
+                       blocks a pass; the next request waits for it). Through
+                       feed() (in-process) "ERR 5 busy <pct>%" means ask again.
+  EXTRAS [start]       the last DIGEST's extra files, EXTRAS_PAGE from the
+                       start-th: "OK EXTRAS <k> of <n> from <start>", then
+                       extra_file= lines (ERR 6 before a DIGEST)
 
 Error codes: 1 unknown command, 2 line too long, 3 bad characters (only
 printable ASCII), 4 bad argument, 5 busy, 6 not found.
@@ -56,6 +61,8 @@ MAX_REPLY = const(8192)
 EVENTS_MAX = const(50)
 EVENTS_DEFAULT = const(20)
 DIGEST_CHUNKS = const(16)
+EXTRAS_PAGE = const(16)
+MAX_NAME = const(255)   # littlefs's longest name: a path is listed whole
 
 E_UNKNOWN = const(1)
 E_LONG = const(2)
@@ -65,7 +72,11 @@ E_BUSY = const(5)
 E_NOTFOUND = const(6)
 
 HELP = ("HELP", "ID", "STATUS", "METERS", "METER <key>", "CONFIG", "HISTORY",
-        "RECALL [i]", "EVENTS [n [start]]", "BILLS", "TICKET", "DIGEST")
+        "RECALL [i]", "EVENTS [n [start]]", "BILLS", "TICKET", "DIGEST", "EXTRAS [start]")
+
+
+def _extra_lines(extras, start):
+    return ["extra_file=%s" % n[:MAX_NAME] for n in extras[start:start + EXTRAS_PAGE]]
 
 
 def _int(text, low, high):
@@ -86,6 +97,7 @@ class Readout:
         self._n = 0
         self._discard = False
         self._digest = None
+        self._extras = None     # the last finished DIGEST's extra files
         self._wait = False      # a DIGEST asked on the port, answer not sent yet
         self._port = False      # requests come through service() (a port)
         self._rx = bytearray(64)
@@ -361,13 +373,26 @@ class Readout:
         self._digest = None
         if d.state != DONE:
             return self._err(E_NOTFOUND, "digest failed: %s" % d.error[:60])
+        self._extras = d.extras
         return (["OK DIGEST %s" % d.hexdigest, "files=%d" % len(d.files), "bytes=%d" % d.total,
-                 "extra=%d" % len(d.extras)] + ["extra_file=%s" % n[:60] for n in d.extras[:8]])
+                 "extra=%d" % len(d.extras)] + _extra_lines(d.extras, 0))
+
+    def c_extras(self, args):
+        ex = self._extras
+        if ex is None:
+            return self._err(E_NOTFOUND, "no DIGEST yet: ask DIGEST first")
+        start = 0
+        if len(args) > 1 or args and _int(args[0], 0, 100000) is None:
+            return self._err(E_ARG, "EXTRAS [start], start = 0 .. %d" % len(ex))
+        if args:
+            start = int(args[0])
+        lines = _extra_lines(ex, start)
+        return ["OK EXTRAS %d of %d from %d" % (len(lines), len(ex), start)] + lines
 
 
 _COMMANDS = {
     "HELP": Readout.c_help, "ID": Readout.c_id, "STATUS": Readout.c_status,
     "METERS": Readout.c_meters, "METER": Readout.c_meter, "CONFIG": Readout.c_config,
     "HISTORY": Readout.c_history, "RECALL": Readout.c_recall, "EVENTS": Readout.c_events,
-    "DIGEST": Readout.c_digest, "BILLS": Readout.c_bills, "TICKET": Readout.c_ticket,
+    "DIGEST": Readout.c_digest, "EXTRAS": Readout.c_extras, "BILLS": Readout.c_bills, "TICKET": Readout.c_ticket,
 }
