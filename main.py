@@ -16,7 +16,16 @@ options come from environment variables (tools/sim sets them):
   on a board the file table.cfg says it): the node of tools/sim --seats, driven over
   stdin/stdout (hal/mock/tablenode.py), SIM_START_MS (its clock's start).
 """
-import sys
+try:
+    import sys
+    if sys.path == [".frozen"]:
+        # a release image (hal/bootpath.py): Ctrl-C never reaches the REPL
+        # (pyexec gave it back for this file; firmware/cabinet/repl_gate.py)
+        import micropython
+        micropython.kbd_intr(-1)
+except KeyboardInterrupt:  # one that came before the line above: no REPL either
+    import machine
+    machine.reset()
 
 
 def _env(name, default=None):
@@ -44,7 +53,7 @@ def _role(text=None):
     try:
         return role.read() if text is None else role.parse(text)
     except ValueError as e:
-        print("table.cfg: %s: not started, REPL free" % e)
+        print("table.cfg: %s: not started" % e)
         return None
 
 
@@ -58,21 +67,43 @@ def controller(board, role, profile=None, store=None):
     return Controller(board, store, profile, seat=role[1])
 
 
-def board_main():
+def _sleep_ms(ms):
+    import time
+    time.sleep_ms(ms)
+
+
+def _halt():
+    """Neither the cabinet nor the REPL (a release image refused both)."""
+    while True:
+        _sleep_ms(1000)
+
+
+def board_main(release):
+    """Returns True only to leave the board at the REPL: safe boot (on a
+    release image only with the logic door open and the act in the journal,
+    firmware/cabinet/repl_gate.py)."""
     import hal
     from hal import safeboot
     role = _role()
-    if role is None:
-        return
-    board = hal.detect(role=role[0])  # arms nothing: the watchdog starts at its first feed
+    # arms nothing: the watchdog starts at its first feed
+    board = hal.detect(role=role[0] if role else "cabinet")
     why = safeboot.requested(board)
     if why:
         board.starts.set(0)  # the technician's act: the cabinet gets its tries back
+        if release:
+            from firmware.cabinet import repl_gate
+            if not repl_gate.open_repl(board, why, _sleep_ms):
+                _halt()
         print("SAFE BOOT (%s): cabinet not started, REPL free" % why)
-        return
+        return True
+    if role is None:
+        if release:
+            _halt()
+        return True
     # counted starts; after crashlock.LIMIT failed ones in a row, the lock
     from firmware.cabinet import crashlock
     crashlock.run(board, lambda: controller(board, role))
+    return False
 
 
 def _sim_options():
@@ -204,8 +235,17 @@ def interactive_main():
 
 def main():
     if sys.platform in ("rp2", "esp32"):
-        board_main()
-        return
+        # a release image never falls to the REPL by an error either
+        release = sys.path == [".frozen"]
+        try:
+            if board_main(release) or not release:
+                return
+        except Exception as exc:
+            if not release:
+                raise
+            sys.print_exception(exc)
+        import machine
+        machine.reset()
     role = _env("SIM_ROLE")
     script = _env("SIM_HEADLESS")
     if role:

@@ -108,9 +108,9 @@ def door_switch(pin_class, pin_no, ticks_ms):
 class ConsoleSerial:
     """Technician read-out on the USB console (ESP32: the REPL's UART0 behind
     the USB bridge, since the three UARTs serve the printer, SAS and the
-    console). Ctrl-C stays the REPL's interrupt: tools/deploy and the safe
-    boot rescue stop main.py with it (the read-out's commands are text lines,
-    never 0x03)."""
+    console). The read-out leaves Ctrl-C alone (main.py decides: off on a
+    release image, firmware/cabinet/repl_gate.py); a 0x03 it reads is a bad
+    character (ERR 3), never a command."""
 
     def __init__(self):
         self._poll = None

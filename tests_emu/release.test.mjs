@@ -1,13 +1,14 @@
 // One image, one digest, on the cabinet's own UF2 (tools/build-firmware rp2): Verify over the
 // technician read-out equals tools/digest of the UF2; files the release did not install are
-// reported and cannot shadow frozen or built-in modules; the safe-boot rescue of tools/deploy
-// works while the cabinet runs with its watchdog armed.
+// reported and cannot shadow frozen or built-in modules; the USB REPL is refused to Ctrl-C and
+// opened only by safe boot with the logic door open, logged in the journal first.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { cabinet, missing, ROOT, UF2 } from './harness.mjs';
-import { WALL_MS } from './pico.mjs';
+import { BUTTON, PIN } from './board.mjs';
+import { BOOTROM, cabinet, missing, ROOT, UF2 } from './harness.mjs';
+import { Pico, WALL_MS } from './pico.mjs';
 
 const why = missing();
 
@@ -42,18 +43,39 @@ describe('the release on the emulated Pico', { skip: why ?? false }, () => {
     assert.ok(r.lines.includes('extra_file=firmware/cabinet/game.py'));
   });
 
-  it('tools/deploy --safe-boot: Ctrl-C + flag inside the watchdog window, then the REPL is free', async () => {
+  it('the USB REPL: refused to Ctrl-C on a running cabinet; opened by safe boot with the logic door open, logged first', async () => {
     const c = await cabinet({});
-    await c.runFor(1500); // the controller feeds (and so has armed) the 5 s watchdog
+    await c.runFor(1500);
     const resets = c.pico.resets;
-    await c.pico.enterRawRepl(); // mpremote's Ctrl-C: main.py stops, nobody feeds
-    await c.pico.putFile('/SAFE_BOOT', '');
-    const back = await c.pico.runUntil(() => /SAFE BOOT \(flag\)/.test(c.pico.console),
-      { simMs: 15000, wallMs: WALL_MS });
-    assert.ok(back, c.pico.console.slice(-400));
-    assert.equal(c.pico.resets, resets + 1); // the watchdog reset the chip, as it will on a board
-    await c.runFor(8000); // nothing arms the watchdog now: no further reset
-    assert.equal(c.pico.resets, resets + 1);
-    assert.match(c.pico.console, />>> $/);
+    // mpremote's way in (Ctrl-C, Ctrl-A): a dump-and-restore needs it; the release ignores it
+    await assert.rejects(c.pico.enterRawRepl(), /no raw REPL/);
+    assert.equal(c.pico.resets, resets, 'the cabinet keeps running');
+    assert.match((await c.status()).lock, /none/);
+
+    // power-up holding CASHOUT + HELP, logic door closed: no cabinet, no REPL
+    const board = c.board;
+    board.held = (1 << BUTTON.CASHOUT) | (1 << BUTTON.HELP);
+    board.logicDoorClosed = true;
+    const pico = new Pico({ firmware: null, flashBytes: c.pico.flashCopy(), bootrom: BOOTROM });
+    board.attach(pico);
+    assert.ok(await pico.runUntil(() => /OPEN LOGIC DOOR/.test(pico.console), { simMs: 20000, wallMs: WALL_MS }),
+      pico.console.slice(-300));
+    await assert.rejects(pico.enterRawRepl(), /no raw REPL/);
+    // the door opened: the act is committed, then the REPL opens
+    board.logicDoorClosed = false;
+    pico.setPin(PIN.LOGIC_DOOR, true); // NC switch open: the pull-up reads 1
+    board.held = 0;
+    assert.ok(await pico.runUntil(() => /SAFE BOOT \(buttons\): cabinet not started, REPL free/.test(pico.console),
+      { simMs: 20000, wallMs: WALL_MS }), pico.console.slice(-300));
+    await pico.enterRawRepl();
+    const r = await pico.exec(`from firmware.store.store import Store
+from hal.rp2 import storage
+s = Store(storage.journal_device())
+s.boot(0)
+ev = s.ledger.events
+print("EV", [ev.get(i)[2:] for i in range(4)])`);
+    assert.equal(r.err, '', r.err);
+    assert.match(r.out, /EV \[\(1, 0\), \(47, 2\)/, 'the newest events: this power-up, then "safe boot" (arg 2: buttons)');
   });
+
 });

@@ -7,11 +7,13 @@ else on the filesystem deleted. Host side (CPython), driven by tools/deploy.
   tools/deploy --safe-boot [--port PORT] [--dry-run]    (rescue: flag + reset only)
 
 Sequence (every step printed; --dry-run prints without running):
- 1. safe boot: over the raw REPL (mpremote; its Ctrl-C stops main.py, and
-    the flag is written in milliseconds, well inside the 5 s a running
-    watchdog leaves) write the flag file SAFE_BOOT, then hard-reset: the
-    board comes back without the cabinet (main.py sees the flag before
-    anything arms the watchdog) and the REPL stays free for the rest.
+ 1. safe boot: on a release cabinet the REPL is shut until the technician
+    opens the logic door and powers up holding CASHOUT + HELP (logged in
+    the journal: docs/INSTALL.md, step 2); a new board's REPL is free.
+    Over it write the flag file SAFE_BOOT, then hard-reset: the board
+    comes back without the cabinet (main.py sees the flag before anything
+    arms the watchdog; the door still open, that start is logged too and
+    the REPL stays free for the rest).
  2. the image (then the flag again: the first boot of a new flash layout
     formats the filesystem): rp2: `mpremote bootloader`, then the UF2 copied to the
     RPI-RP2 drive (--drive DIR) or `picotool load -x` (apt-get install

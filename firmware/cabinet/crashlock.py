@@ -12,10 +12,10 @@ STATUS, ID, DIGEST ...) from the journal read without writing a byte (no
 power-up record: firmware/store/readonly.py, Store.view()). The watchdog is
 fed: a lock that hangs comes back as the lock.
 
-Out of it: a power cycle (the count starts again: LIMIT more tries), safe
-boot (CASHOUT + HELP at power-up, or tools/deploy --safe-boot: the
-read-out is not on the REPL's console on rp2, so Ctrl-C reaches the loop),
-which clears the count, then a deploy.
+Out of it: a power cycle (the count starts again: LIMIT more tries), or
+safe boot (CASHOUT + HELP at power-up, on a release image with the logic
+door open: firmware/cabinet/repl_gate.py), which clears the count, then a
+deploy.
 """
 import sys
 from micropython import const
