@@ -219,15 +219,18 @@ class Journal:
         abuf, bbuf = self._read_pair(s)
         a = memoryview(abuf)
         b = memoryview(bbuf)
+        # a healthy sector's copies are byte for byte the same: one parse
+        # tells for both (mount parses every entry: the chip's start-up time)
+        same = abuf == bbuf
         sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0, False]
-        if _marked(a) or _marked(b):
+        if _marked(a) or (not same and _marked(b)):
             sm[_S_RET] = True
             return sm
         o = 0
         prev = 0
         while o + _OVH <= _SEC:
             ea = _parse(a, o, prev)
-            eb = _parse(b, o, prev)
+            eb = ea if same else _parse(b, o, prev)
             if ea is not None and eb is not None:
                 if ea != eb:
                     sm[_S_CONFLICT] = True
@@ -267,8 +270,8 @@ class Journal:
         if o and sm[_S_BADA] != sm[_S_BADB]:
             if _blank(b if sm[_S_BADB] else a, 0, self._c):
                 sm[_S_WIPED] = 2 if sm[_S_BADB] else 1
-        sm[_S_CLEAN] = _blank(a, o, self._c) and _blank(b, o, self._c)
-        if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or _later(b, o, sm[_S_LAST])):
+        sm[_S_CLEAN] = _blank(a, o, self._c) and (same or _blank(b, o, self._c))
+        if not sm[_S_CLEAN] and (_later(a, o, sm[_S_LAST]) or (not same and _later(b, o, sm[_S_LAST]))):
             # a bad entry with valid newer ones after it: lost data, not a
             # torn tail (after a torn write nothing more goes in that sector)
             sm[_S_CONFLICT] = True

@@ -126,14 +126,24 @@ class Ledger:
         return wrap(self.table.credits - expect)
 
     # ---- the reducer ---------------------------------------------------
-    def apply(self, payload):
+    def apply(self, payload, undo=True):
+        """undo=False (the replay): an action that raises is refused without
+        the copy of the table and meters that would undo it. The journal holds
+        only actions that applied when committed; one that fails now makes the
+        boot CRITICAL whatever the table then holds, and on the chip that copy
+        costs more than most actions (the boot's replay is bounded in time)."""
         rec = T.unpack(payload)
         if rec is None:
             return BAD_RECORD
         rtype, time, fields, tail = rec
         fn = _APPLY[rtype]
         if rtype in _ACTIONS:
-            return self._action(fn, time, fields, tail)
+            if undo:
+                return self._action(fn, time, fields, tail)
+            try:
+                return fn(self, time, fields, tail)
+            except Exception:  # noqa: BLE001 - refused: the replay counts it bad
+                return R.NOT_AVAILABLE
         return fn(self, time, fields, tail)
 
     def _action(self, fn, time, fields, tail):
@@ -141,7 +151,7 @@ class Ledger:
         is a refusal, R.NOT_AVAILABLE, with the table and the meters as
         they were: no player action may crash or reset the cabinet."""
         table = self.table.encode()
-        meters = list(self.meters.v)
+        meters = self.meters.v[:]  # (a slice is one copy; list() iterates)
         try:
             return fn(self, time, fields, tail)
         except Exception:  # noqa: BLE001 - whatever it is, the action is refused

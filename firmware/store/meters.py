@@ -73,9 +73,17 @@ COUNT = LATER_BASE + len(_LATER) // ROW
 _SIZE = const(8)
 
 
+# below this a value is a small int on the port and needs no wrap: ROLLOVER
+# itself is a big int, and `%` by it costs a heap allocation on every meter
+# move (the replay of a full journal moves thousands)
+_SMALL = const(1 << 29)
+
+
 def wrap(v):
     """A sum or difference of meters as a meter shows it (0..ROLLOVER-1):
     once one of them rolled over, only this is comparable."""
+    if 0 <= v < _SMALL:
+        return v
     return v % ROLLOVER
 
 
@@ -172,13 +180,21 @@ METERS = _Rows()
 INDEX = _Index()
 
 
+_NUMBERS = {}  # key -> meter number, for the keys play has moved (a few dozen)
+
+
 def _number(key):
-    """The meter number of a key or of a number; an unknown key is a KeyError."""
+    """The meter number of a key or of a number; an unknown key is a KeyError.
+    Each key is searched for once: a search of the packed rows is slow on the
+    chip, and a roll moves a dozen meters by key (live and in the replay)."""
     if not isinstance(key, str):
         return key
-    i = index(key)
+    i = _NUMBERS.get(key)
     if i is None:
-        raise KeyError(key)
+        i = index(key)
+        if i is None:
+            raise KeyError(key)
+        _NUMBERS[key] = i
     return i
 
 

@@ -133,10 +133,14 @@ class Recall:
         pages = self._ring
         size = len(pages) << _SHIFT
         p = (self._from + self._count) % size
-        rec = struct.pack("<H", n - 2) + data
-        for i in range(n):
+        rec = memoryview(struct.pack("<H", n - 2) + data)
+        i = 0
+        while i < n:  # a run to the end of each page (the ring ends at a page end)
             q = (p + i) % size
-            pages[q >> _SHIFT][q & _MASK] = rec[i]
+            o = q & _MASK
+            k = min(n - i, _PAGE - o)
+            pages[q >> _SHIFT][o:o + k] = rec[i:i + k]
+            i += k
         self._at[(self._first + self._n) % CAPACITY] = p
         self._count += n
         self._n += 1

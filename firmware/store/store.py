@@ -40,9 +40,23 @@ MAX_SNAPSHOT = 48 * 1024
 # that and still hold records between snapshots; it keeps the old 24 KiB
 # reserve, enough for every state short of a full layout with full recall.
 SMALL_SNAPSHOT = 24 * 1024
+# The most records a snapshot is followed by before the next one falls due
+# (Journal.max_entries): a boot replays them all, and on the chip each costs
+# a few milliseconds (parse, decode, the ledger's fold), so this bounds the
+# boot with a full journal (docs/BENCHMARKS.md, chip budgets). The ring alone
+# would let ~3,000 pile up.
+MAX_REPLAY = const(1000)
 # Logical journal sectors a new cabinet's first boot writes (its snapshot of
 # an empty ledger and first records fill the first one).
 FIRST_BOOT_SECTORS = 2
+
+
+def new_journal(dev):
+    """The journal the store keeps on block device dev: its snapshot reserve
+    and its longest replay (host tools build the same)."""
+    big = dev.ioctl(4, 0) >= 64
+    return J.Journal(dev, max_snapshot=MAX_SNAPSHOT if big else SMALL_SNAPSHOT,
+                     max_entries=MAX_REPLAY)
 
 
 class Store:
@@ -57,8 +71,7 @@ class Store:
         # CRITICAL and nothing can ever be committed or cleared
         self.journal = None
         if dev is not None:
-            big = dev.ioctl(4, 0) >= 64
-            self.journal = J.Journal(dev, max_snapshot=MAX_SNAPSHOT if big else SMALL_SNAPSHOT)
+            self.journal = new_journal(dev)
             self.journal.pause = pause
         self.ledger = Ledger()
         self._pristine = True   # nothing applied to self.ledger yet
@@ -222,7 +235,7 @@ class Store:
         led = self.ledger
 
         def replay(payload):
-            if led.apply(payload) != R.OK:
+            if led.apply(payload, False) != R.OK:
                 bad[0] += 1
         j.replay(replay)
         return bad[0] == 0 and led.balance_check() == 0
