@@ -70,8 +70,17 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cmd = bytearray(2)
         self._part = [b"\x40", None]
         self._sent = bytearray(len(self.buffer))  # the frame the display holds
+        # each page of both as a view made once: show() compares them every
+        # frame without allocating (slices of the buffers are new objects)
+        self._pages = self._views(self.buffer)
+        self._held = self._views(self._sent)
         self._frames = 0
         self._whole = False   # this frame goes whole
+
+    def _views(self, frame):
+        w = self.width
+        mv = memoryview(frame)
+        return [mv[p * w:(p + 1) * w] for p in range(self.height // 8)]
 
     def init(self):
         for c in _INIT:
@@ -107,13 +116,12 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         if self._whole:
             self._send(first, last)
             return
-        w = self.width
-        buf = self.buffer
-        sent = self._sent
+        pages = self._pages
+        held = self._held
         p = first
         while p <= last:
             q = p
-            while q <= last and buf[q * w:(q + 1) * w] != sent[q * w:(q + 1) * w]:
+            while q <= last and pages[q] != held[q]:
                 q += 1
             if q > p:
                 self._send(p, q - 1)
