@@ -139,13 +139,39 @@ def test_no_memory_in_the_middle_of_the_replay_restarts():
     real = led.apply
     n = [0]
 
-    def apply(payload):
+    def apply(payload, undo=True):
         n[0] += 1
         if n[0] == 5:
             raise MemoryError("memory allocation failed")
-        return real(payload)
+        return real(payload, undo)
     led.apply = apply
     assert s.boot(50) == RESTART and not s.critical
+    f.power_on()
+    clean = Store(f)
+    assert clean.boot(51) != CRITICAL and session.view(clean.ledger) == before
+
+
+def test_no_memory_inside_an_action_of_the_replay_restarts():
+    """A bet folded in the replay that runs out of memory is a passing fault:
+    the boot restarts. It is not a record that does not replay (CRITICAL, a
+    screen asking for a RAM clear)."""
+    from firmware.rules.table import Table
+    f, before = _store_with_games()
+    place = Table.place
+    n = [0]
+
+    def short_of_memory(*a):
+        n[0] += 1
+        if n[0] == 2:
+            raise MemoryError("memory allocation failed")
+        return place(*a)
+    Table.place = short_of_memory
+    try:
+        s = Store(f)
+        assert s.boot(50) == RESTART and not s.critical, s.reason
+    finally:
+        Table.place = place
+    assert n[0] == 2
     f.power_on()
     clean = Store(f)
     assert clean.boot(51) != CRITICAL and session.view(clean.ledger) == before

@@ -7,7 +7,7 @@ from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
 from firmware.store import ledger as L
-from firmware.store.store import Store, CRITICAL
+from firmware.store.store import Store, CRITICAL, MAX_REPLAY
 
 SIZE = 256 * 1024
 # A sweep of whole-flash models: CPython covers it; the port's heap is small.
@@ -34,6 +34,26 @@ def test_session_keeps_the_invariant_in_every_profile():
         assert ok > 250
         assert s.ledger.game_no == 60
         assert s.ledger.meters.get("games") == s.ledger.game_no - s.ledger.meters.get("voided")
+
+
+def test_a_snapshot_falls_due_after_max_replay_records():
+    """A boot folds every record after the snapshot (a few ms each on the
+    chip): the store snapshots after MAX_REPLAY of them, so a boot with a full
+    journal stays within its time. Once one is due, each commit first erases a
+    sector pair ahead (Journal.make_room): a few more records go before it."""
+    f, s = fresh()
+    j = s.journal
+    first = j.base_seq
+    longest = 0
+    for i in range(MAX_REPLAY + 400):
+        assert s.event(2 + i, E.DOOR_OPEN) == R.OK
+        longest = max(longest, j.seq - 1 - j.base_seq)
+    assert j.base_seq > first
+    assert MAX_REPLAY <= longest <= MAX_REPLAY + 20, longest
+    before = session.view(s.ledger)
+    b = Store(f)
+    assert b.boot(5000) in (0, 1)
+    assert session.view(b.ledger) == before
 
 
 def test_recovery_rebuilds_the_same_state():
@@ -263,9 +283,9 @@ def test_replay_feeds_the_watchdog_every_32_records():
     s2 = Store(f, feed)
     apply = s2.ledger.apply
 
-    def counted(payload):
+    def counted(payload, undo=True):
         since_feed[0] += 1
-        return apply(payload)
+        return apply(payload, undo)
     s2.ledger.apply = counted
     s2.boot(2)
     assert sum(gaps) + since_feed[0] > 100, gaps     # enough records replayed to tell

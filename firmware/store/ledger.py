@@ -127,23 +127,18 @@ class Ledger:
 
     # ---- the reducer ---------------------------------------------------
     def apply(self, payload, undo=True):
-        """undo=False (the replay): an action that raises is refused without
-        the copy of the table and meters that would undo it. The journal holds
-        only actions that applied when committed; one that fails now makes the
-        boot CRITICAL whatever the table then holds, and on the chip that copy
-        costs more than most actions (the boot's replay is bounded in time)."""
+        """undo=False (the replay): an action is folded without the copy of
+        the table and meters that undoes one that raises (on the chip that
+        copy costs more than most actions). The journal holds only actions
+        that applied when committed; an exception now goes to the boot, as
+        from any other record: a passing fault, the cabinet restarts."""
         rec = T.unpack(payload)
         if rec is None:
             return BAD_RECORD
         rtype, time, fields, tail = rec
         fn = _APPLY[rtype]
-        if rtype in _ACTIONS:
-            if undo:
-                return self._action(fn, time, fields, tail)
-            try:
-                return fn(self, time, fields, tail)
-            except Exception:  # noqa: BLE001 - refused: the replay counts it bad
-                return R.NOT_AVAILABLE
+        if undo and rtype in _ACTIONS:
+            return self._action(fn, time, fields, tail)
         return fn(self, time, fields, tail)
 
     def _action(self, fn, time, fields, tail):
