@@ -65,24 +65,28 @@ def _console(monkeypatch):
 
 
 def _esp32(monkeypatch):
-    flash = NorFlash(64 * 4096)
+    # one NOR chip per partition of hal/esp32/partitions-4MiB.csv the board finds by label
+    flashes = {"journal": NorFlash(64 * 4096), "generation": NorFlash(8 * 4096)}
     beh = _common_behaviour()
     # the chain: tie-off pair right, main and cash box doors closed (active low), no key
 
     def spi_read(self, buf, *a):
         buf[:] = bytes((0xFF, 0xFF, 0xFF & ~(1 << 5 | 1 << 2 | 1 << 7), 0xFF))
     beh["machine.SPI.readinto"] = spi_read
-    beh["esp32.Partition.ioctl"] = lambda self, op, arg: flash.ioctl(op, arg)
-    beh["esp32.Partition.readblocks"] = lambda self, n, buf, *off: flash.readblocks(n, buf, *off)
-    beh["esp32.Partition.writeblocks"] = lambda self, n, buf, *off: flash.writeblocks(n, buf, *off)
+    beh["esp32.Partition.ioctl"] = lambda self, op, arg: self.flash.ioctl(op, arg)
+    beh["esp32.Partition.readblocks"] = lambda self, n, buf, *off: self.flash.readblocks(n, buf, *off)
+    beh["esp32.Partition.writeblocks"] = lambda self, n, buf, *off: self.flash.writeblocks(n, buf,
+                                                                                      *off)
     beh["machine.RTC.memory"] = lambda self, *d: b""
     irqs = []
     beh["machine.Pin.irq"] = lambda self, *a, **kw: irqs.append(kw)
     ports = Ports("esp32", beh)
 
-    def find(*args, **kwargs):
+    def find(*args, label=None, **kwargs):
         cls = ports.modules["esp32"].Partition
-        return [cls.__new__(cls)]
+        part = cls.__new__(cls)
+        part.flash = flashes[label]
+        return [part]
     ports.modules["esp32"].Partition.find = staticmethod(find)
     counters = []
 
@@ -101,7 +105,7 @@ def _esp32(monkeypatch):
     ports.install(monkeypatch)
     intr = []
     monkeypatch.setattr(micropython, "kbd_intr", lambda c: intr.append(c), raising=False)
-    return importlib.import_module("hal.esp32.board"), counters, irqs, intr
+    return importlib.import_module("hal.esp32.board"), counters, irqs, intr, flashes
 
 
 def _run(ctl, ms):
@@ -113,7 +117,7 @@ def _run(ctl, ms):
 
 def test_cabinet_on_the_esp32_board(monkeypatch):
     stdin_w, stdout = _console(monkeypatch)
-    board_mod, counters, irqs, intr = _esp32(monkeypatch)
+    board_mod, counters, irqs, intr, flashes = _esp32(monkeypatch)
     board = board_mod.Board()
     board.provision = Marker(None)  # the board's is a file at "/": the host's root here
     assert board.platform == "esp32" and board.faults() == []
@@ -127,6 +131,10 @@ def test_cabinet_on_the_esp32_board(monkeypatch):
     counters[0].count += 5      # a $5 note as 5 PCNT pulses (bill_pulse 1 = $1)
     _run(ctl, 900)              # the burst ends after 500 ms without a pulse
     assert ctl.store.ledger.table.credits == 500
+    # the generation log (the one-record rollback check) is its own partition, written
+    assert board.generation is not None and board.generation.flash is flashes["generation"]
+    assert ctl.store.generation.value > 0
+    assert flashes["generation"].image() != b"\xff" * 8 * 4096
 
     os.write(stdin_w, b"METERS\nSTATUS\n")
     _run(ctl, 300)

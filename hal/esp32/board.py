@@ -16,6 +16,7 @@ from hal.counters import PolledCounter
 # pin and the PCNT filters what is left at its maximum.
 PULSE_FILTER_NS = const(12_788)
 JOURNAL_LABEL = "journal"
+GENERATION_LABEL = "generation"
 
 
 class Pins:
@@ -39,13 +40,14 @@ class Pins:
     LOGIC_DOOR = const(36)  # input-only, external pull-up; NC to GND: open or cut = 1
 
 
-def journal_partition():
-    """The raw data partition labelled "journal", or None if the partition
-    table has none (the board then reports hal.faults.JOURNAL and the
-    controller locks with that name; flash the table in
-    hal/esp32/partitions-4MiB.csv). find() uses block_size=4096 by default: only then does
-    ioctl(6) erase (smaller sizes go through a non-power-safe cache)."""
-    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, 0xFF, label=JOURNAL_LABEL)
+def data_partition(label):
+    """The raw data partition `label`, or None if the partition table has
+    none (flash the table in hal/esp32/partitions-4MiB.csv). Without the
+    journal the board reports hal.faults.JOURNAL and the controller locks with
+    that name; without the generation log the journal's rollback check keeps
+    its one-sector anchor. find() uses block_size=4096 by default: only then
+    does ioctl(6) erase (smaller sizes go through a non-power-safe cache)."""
+    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, 0xFF, label=label)
     return found[0] if found else None
 
 
@@ -93,9 +95,10 @@ class Board(HardwareBoard):
         dome = role == "dome"
         printer_uart = None if dome else UART(2, printer_baud, tx=Pins.PRN_TX, rx=Pins.PRN_RX)
         tech = ConsoleSerial()
-        flash = journal_partition() if journal else None
+        flash = data_partition(JOURNAL_LABEL) if journal else None
         HardwareBoard.__init__(self, clock, set_duty, inputs, display, lamps, printer_uart,
                                bill, coin, set_inhibit, motion, _make_wdt, flash, tech, wdt_ms)
+        self.generation = data_partition(GENERATION_LABEL) if journal else None
         self.starts = _rtc_count()
         if dome:
             from hal.esp32.rs485 import dome_link
