@@ -250,6 +250,71 @@ export async function cabinet({ files = {}, flashBytes, seed = 1, board, flashTi
   return c;
 }
 
+/**
+ * Run a host tool (argv; '{tcp}' in an argument becomes 127.0.0.1:PORT) with one of the board's
+ * serial lines bridged to a local TCP port while the emulator keeps running: bytes from the
+ * tool go to line.send(Buffer), line.read() gives what the board wrote since the last call.
+ * Every connection the tool opens is bridged, one after the other. Resolves to
+ * { code, stdout, stderr }.
+ */
+export async function bridgedTool(pico, argv, line, { wallMs = WALL_MS } = {}) {
+  let sock = null;
+  const server = net.createServer((s) => {
+    sock = s;
+    s.on('data', (d) => line.send(d));
+    s.on('error', () => {});
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const port = server.address().port;
+  const pump = setInterval(() => {
+    const out = line.read();
+    if (out && sock && !sock.destroyed) sock.write(Buffer.from(out, 'latin1'));
+  }, 5);
+  const child = spawn(argv[0], [...argv.slice(1).map((a) => a.replace('{tcp}', `127.0.0.1:${port}`))], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  let code = null;
+  child.on('exit', (c) => (code = c));
+  const t0 = Date.now();
+  const sim0 = pico.simMs;
+  try {
+    // the board no faster than the wall clock: the tool's waits and time-outs are wall time
+    // (an idle REPL would otherwise race hours ahead, and burn the CPU the tool needs)
+    while (code === null) {
+      if (Date.now() - t0 > wallMs) throw new Error(`${argv[0]}: still running after ${wallMs} ms wall`);
+      if (pico.simMs - sim0 > Date.now() - t0) await new Promise((r) => setTimeout(r, 5));
+      else await pico.runUntil(() => code !== null, { simMs: 20, wallMs });
+    }
+  } finally {
+    clearInterval(pump);
+    sock?.destroy();
+    server.close();
+  }
+  return { code, stdout, stderr };
+}
+
+/**
+ * Run a host tool against the USB console (the REPL; mpremote connect socket://{tcp}): what
+ * a host on the board's micro-USB port sees, across the board's resets (bridgedTool).
+ */
+export async function usbTool(pico, argv, opts) {
+  let out = '';
+  const listener = (s) => (out += s);
+  pico.consoleListeners.add(listener);
+  const read = () => {
+    const s = out;
+    out = '';
+    return s;
+  };
+  try {
+    return await bridgedTool(pico, argv, { send: (d) => pico.write(d), read }, opts);
+  } finally {
+    pico.consoleListeners.delete(listener);
+  }
+}
+
 export class Cabinet {
   constructor(pico, board) {
     this.pico = pico;
@@ -313,33 +378,7 @@ export class Cabinet {
    */
   async tool(argv, { wallMs = WALL_MS } = {}) {
     const board = this.board;
-    let sock = null;
-    const server = net.createServer((s) => {
-      sock = s;
-      s.on('data', (d) => board.techSend(d));
-      s.on('error', () => {});
-    });
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
-    const port = server.address().port;
-    const pump = setInterval(() => {
-      const out = board.techRead();
-      if (out && sock) sock.write(Buffer.from(out, 'latin1'));
-    }, 5);
-    const child = spawn(argv[0], [...argv.slice(1).map((a) => a.replace('{tcp}', `127.0.0.1:${port}`))], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let code = null;
-    child.on('exit', (c) => (code = c));
-    try {
-      await this.pico.runUntil(() => code !== null, { wallMs });
-    } finally {
-      clearInterval(pump);
-      sock?.destroy();
-      server.close();
-    }
-    return { code, stdout, stderr };
+    return bridgedTool(this.pico, argv, { send: (d) => board.techSend(d), read: () => board.techRead() }, { wallMs });
   }
   savePNG(file) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
