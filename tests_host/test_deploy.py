@@ -29,7 +29,8 @@ def test_rp2_deploy_order_flag_first_image_files_sweep_flag_last(tmp_path):
     flash = _index(lines, "picotool load -x " + str(uf2))
     assert _index(lines, "bootloader") < flash < _index(lines, "fs cp boot.py main.py :")
     assert _index(lines, "fs cp") < _index(lines, "_rm(") < _index(lines, 'os.remove("SAFE_BOOT")')
-    assert 'open("SAFE_BOOT", "w")' in lines[flash + 2]  # again after the image: it may format the FS
+    assert lines[flash + 2].startswith("until it answers")  # the new image booted
+    assert 'open("SAFE_BOOT", "w")' in lines[flash + 3]  # again after the image: it may format the FS
     assert lines[-1].endswith("reset") and "SAFE_BOOT" in lines[-2]
     assert '"SAFE_BOOT" in os.listdir() and' in lines[-2]  # a freshly formatted FS has no flag
     assert not any("erase" in l or "nuke" in l for l in lines)  # the journal is never touched
@@ -48,7 +49,35 @@ def test_esp32_deploy_writes_the_partition_table_with_the_app():
 
 def test_safe_boot_rescue_is_flag_and_reset_only():
     lines = _dry("--safe-boot", "--port", "/dev/ttyACM0")
-    assert len(lines) == 3 and "SAFE_BOOT" in lines[0] and lines[1].endswith("reset")
+    assert len(lines) == 4 and "SAFE_BOOT" in lines[0] and lines[1].endswith("reset")
+    assert lines[3] == "until it answers (up to 60 s): .venv/bin/mpremote connect /dev/ttyACM0 exec pass"
+
+
+FAKE_MPREMOTE = """#!/bin/sh
+# a board that needs 3 tries after a reset before its REPL answers (a full journal checked)
+echo "$3" >> "$LOG"
+case "$3" in reset) echo 3 > "$BOOTING"; exit 0;; esac
+n=$(cat "$BOOTING")
+if [ "$n" -gt 0 ]; then echo $((n - 1)) > "$BOOTING"; exit 1; fi
+"""
+
+
+def test_deploy_waits_for_a_board_slow_back_from_its_reset(tmp_path, monkeypatch):
+    """A board still booting after a reset (safe boot checks the whole
+    journal first) fails mpremote's first tries: deploy retries instead of
+    stopping on a fixed sleep."""
+    fake = tmp_path / "mpremote"
+    fake.write_text(FAKE_MPREMOTE)
+    fake.chmod(0o755)
+    (tmp_path / "booting").write_text("0")
+    monkeypatch.setenv("LOG", str(tmp_path / "log"))
+    monkeypatch.setenv("BOOTING", str(tmp_path / "booting"))
+    monkeypatch.setattr(D, "VENV_BIN", str(tmp_path))
+    monkeypatch.setattr(D.time, "sleep", lambda s: None)
+    assert D.main(["--no-image", "--port", "socket://127.0.0.1:9"]) == 0
+    calls = (tmp_path / "log").read_text().splitlines()
+    # flag, reset, 3 tries and the answer, the files, the sweep, the flag removed, reset
+    assert calls == ["exec", "reset"] + ["exec"] * 4 + ["fs", "exec", "exec", "reset"]
 
 
 def test_stale_sweep_on_the_unix_port_keeps_only_the_release(tmp_path):

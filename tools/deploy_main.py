@@ -13,7 +13,9 @@ Sequence (every step printed; --dry-run prints without running):
     Over it write the flag file SAFE_BOOT, then hard-reset: the board
     comes back without the cabinet (main.py sees the flag before anything
     arms the watchdog; the door still open, that start is logged too and
-    the REPL stays free for the rest).
+    the REPL stays free for the rest). After each reset deploy waits until
+    the board's REPL answers (up to READY_S: safe boot checks the whole
+    journal before it logs the act, seconds on a full one).
  2. the image (then the flag again: the first boot of a new flash layout
     formats the filesystem): rp2: `mpremote bootloader`, then the UF2 copied to the
     RPI-RP2 drive (--drive DIR) or `picotool load -x` (apt-get install
@@ -46,6 +48,7 @@ FLAG = "SAFE_BOOT"
 ESPTOOL = "esptool==5.6.0"
 DEFAULT_IMAGE = {"rp2": "build/rp2/cabinet-rp2-frozen.uf2", "esp32": "build/esp32"}
 # ESP-IDF build outputs and where they go (the 4 MiB layout: hal/esp32/partitions-4MiB.csv)
+READY_S = 60
 ESP32_PARTS = (("0x1000", "bootloader/bootloader.bin"),
                ("0x8000", "partition_table/partition-table.bin"),
                ("0x10000", "micropython.bin"))
@@ -93,10 +96,12 @@ def table_script(text):
 
 
 def plan(board, port, image, drive, with_image, safe_only, table=None):
-    """The commands, in order; each a list of argv (or ("sleep", s))."""
+    """The commands, in order; each a list of argv, ("sleep", s), or
+    ("ready", argv, s): argv retried until it succeeds, up to s seconds."""
     mp = [os.path.join(VENV_BIN, "mpremote"), "connect", port]
     set_flag = mp + ["exec", 'open("%s", "w").close()' % FLAG]
-    steps = [set_flag, mp + ["reset"], ("sleep", 3)]
+    ready = ("ready", mp + ["exec", "pass"], READY_S)
+    steps = [set_flag, mp + ["reset"], ("sleep", 3), ready]
     if safe_only:
         return steps
     if with_image:
@@ -114,7 +119,7 @@ def plan(board, port, image, drive, with_image, safe_only, table=None):
                 esptool += [addr, os.path.join(image, rel)]
             steps.append(esptool)
         # the first boot of a new layout formats the filesystem: flag again
-        steps += [("sleep", 5), set_flag]
+        steps += [("sleep", 5), ready, set_flag]
     keep = fs_files()
     steps.append(mp + ["fs", "cp"] + [os.path.join(ROOT, f) for f in keep] + [":"])
     # the cabinet's own files (the provisioned mark) are not stale: deleting the
@@ -130,8 +135,22 @@ def plan(board, port, image, drive, with_image, safe_only, table=None):
 def show(step):
     if step[0] == "sleep":
         return "sleep %d" % step[1]
+    if step[0] == "ready":
+        return "until it answers (up to %d s): %s" % (step[2], show(step[1]))
     return " ".join(shlex.quote(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a)
                     for a in step)
+
+
+def ready(argv, seconds):
+    """Runs argv until it succeeds (the board's REPL answers) or `seconds`
+    passed: a board back from a reset is not at its REPL at once (its USB
+    port comes back first, then safe boot logs the act)."""
+    end = time.monotonic() + seconds
+    while subprocess.run(argv, capture_output=True).returncode:
+        if time.monotonic() >= end:
+            return False
+        time.sleep(1)
+    return True
 
 
 def _value(argv, name, default=None):
@@ -181,6 +200,11 @@ def main(argv):
             continue
         if step[0] == "sleep":
             time.sleep(step[1])
+        elif step[0] == "ready":
+            if not ready(step[1], step[2]):
+                print("no answer from the board in %d s: is the logic door open? (the board keeps %s: "
+                      "safe boot)" % (step[2], FLAG), file=sys.stderr)
+                return 1
         elif subprocess.run(step).returncode:
             print("deploy stopped at: %s (the board keeps %s: safe boot)" % (show(step), FLAG),
                   file=sys.stderr)
