@@ -2,9 +2,10 @@
 // mpremote connects to socket://127.0.0.1:PORT (pyserial), a TCP bridge to the board's USB
 // console (harness.mjs usbTool), across the resets the deploy makes. A cabinet with credits,
 // an older main.py and a stray file is put in safe boot by the technician (CASHOUT + HELP at
-// power-up, logic door open) and deployed with --no-image (rp2040js has no ROM bootloader
-// drive): it comes back as the cabinet with the release's files (Verify equals tools/digest),
-// the stray deleted and its journal (credits, events) kept, both safe boots logged.
+// power-up, logic door open), rescued with --safe-boot, then deployed with --no-image
+// (rp2040js has no ROM bootloader drive): it comes back as the cabinet with the release's
+// files (Verify equals tools/digest), the stray deleted, its journal (credits, events) kept
+// and every safe boot logged.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -48,8 +49,17 @@ describe('tools/deploy on the emulated Pico', { skip: missing() ?? false }, () =
     assert.ok(await pico.runUntil(() => /SAFE BOOT \(buttons\).*REPL free/.test(pico.console),
       { simMs: 20000, wallMs: WALL_MS }), pico.console.slice(-300));
     board.held = 0;
-    const resets = pico.resets;
-    const r = await usbTool(pico, [path.join(ROOT, 'tools', 'deploy'), '--no-image', '--port', 'socket://{tcp}']);
+    const deploy = path.join(ROOT, 'tools', 'deploy');
+    // the rescue alone: the flag set, a reset, the board back at its REPL in safe boot
+    let resets = pico.resets;
+    pico.clearConsole();
+    const rescue = await usbTool(pico, [deploy, '--safe-boot', '--port', 'socket://{tcp}']);
+    assert.equal(rescue.code, 0, rescue.stdout + rescue.stderr);
+    assert.equal(pico.resets - resets, 1);
+    assert.match(pico.console, /SAFE BOOT \(flag\): cabinet not started, REPL free/);
+
+    resets = pico.resets;
+    const r = await usbTool(pico, [deploy, '--no-image', '--port', 'socket://{tcp}']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^removed lib\/old\.py\r?$/m);
     assert.equal(pico.resets - resets, 2, 'reset into safe boot (the flag), then into the cabinet');
@@ -66,10 +76,10 @@ describe('tools/deploy on the emulated Pico', { skip: missing() ?? false }, () =
     const d1 = await digest(after);
     assert.equal(d1.verify, release, 'Verify: the release\'s files on the board');
     assert.ok(d1.lines.includes('extra=0'), d1.lines.join('\n'));
-    // the journal kept every record and logged both safe boots: buttons (2), then the flag (1)
+    // the journal kept every record and logged each safe boot: buttons (2), then the flag (1) twice
     const now = (await after.request('EVENTS 50')).lines.map((l) => l.split(' ').slice(2).join(' '));
     assert.deepEqual(now.slice(-2), events.map((l) => l.split(' ').slice(2).join(' ')));
-    assert.deepEqual(now.filter((l) => l.startsWith('47 ')).map((l) => l.split(' ')[1]), ['1', '2']);
-    assert.equal(now.length, 7, now.join('\n')); // + 3 power ups, 2 safe boots
+    assert.deepEqual(now.filter((l) => l.startsWith('47 ')).map((l) => l.split(' ')[1]), ['1', '1', '2']);
+    assert.equal(now.length, 9, now.join('\n')); // + 4 power ups, 3 safe boots
   });
 });
