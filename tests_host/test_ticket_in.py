@@ -243,3 +243,26 @@ def test_the_ledger_takes_the_steps_in_order_and_a_snapshot_keeps_them():
     assert c.table.credits == CENTS and c.meters.get("tickets_in_n") == 1
     assert c.apply(T.pack(TI, 3, T.TI_STACKED, n, CENTS)) != 0           # never twice
     assert c.balance_check() == 0
+
+
+def test_50_validation_meters_count_tickets_out_and_in(tmp_path):
+    """Long poll 50 (15.9): count and cents by validation type; the cabinet
+    prints cashable tickets at a cash out (00) and redeems cashable tickets
+    (80); a type it never handles (10: handpay receipt) answers zeros."""
+    b, d = cabinet(str(tmp_path), 92)
+    drain(d)
+    assert b.insert_ticket(NUMBER)
+    d.run(500)
+    drain(d)
+    assert ask(d, redeem_frame(0x00))["status"] == 0x40
+    d.run(1000)
+    assert d.ctl.store.ledger.table.credits == CENTS
+    d.press("CASHOUT")
+    d.run(1500)
+    assert b.printer.tickets and "AMOUNT $25.00" in b.printer.tickets[-1]
+    got = {t: ask(d, with_crc([ADDR, 0x50, t])) for t in (0x00, 0x80, 0x10, 0x01)}
+    assert (got[0x00]["count"], got[0x00]["amount"]) == (1, CENTS)
+    assert (got[0x80]["count"], got[0x80]["amount"]) == (1, CENTS)
+    assert (got[0x10]["count"], got[0x10]["amount"]) == (0, 0)
+    assert (got[0x01]["count"], got[0x01]["amount"]) == (0, 0)
+    check(d)

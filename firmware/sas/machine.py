@@ -125,7 +125,11 @@ _BY_CMD = const(
     b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
-    b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f")
+    b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10")
+
+# long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
+# count and cents; a type the cabinet never issues or takes answers zeros
+_VALIDATION_METERS = const(b"\x00\x87\x86\x80\x81\x80")
 
 
 def start(ctl):
@@ -536,6 +540,25 @@ class Sas:
         o[k] = o[k + 1] = 0                          # pool ID
         return self.tail(k + 2)
 
+    def validation_meters(self, f, n):
+        """50 send validation meters (15.9): count and cents of one
+        validation type: 00 tickets printed at a cash out, 80 cashable
+        tickets redeemed; every other type is one the cabinet never
+        issues (no handpay receipts, no promotional tickets): zeros."""
+        led = self.ctl.store.ledger
+        kind = f[2]
+        o = self.reply
+        k = self.head(0x50)
+        o[k] = kind
+        count = cents = 0
+        t = _VALIDATION_METERS
+        for i in range(0, len(t), 3):
+            if t[i] == kind:
+                count = meters.meter(led, t[i + 1])
+                cents = meters.meter(led, t[i + 2])
+        k = wire.put_bcd(o, k + 1, count, 4)
+        return self.tail(wire.put_bcd(o, k, cents, 5))
+
     def waiting(self, f, n):
         """57 send pending cash out information / 58 receive validation
         number: this machine uses secure-enhanced validation, never system
@@ -552,4 +575,4 @@ class Sas:
 # the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
              Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
-             info.games, redeem.validation_data, redeem.redeem)
+             info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters)
