@@ -176,6 +176,26 @@ def test_config_needs_pin_and_changes_are_logged():
     assert "bet_timer_s" in d.text() and "old 15" in d.text() and "new 16" in d.text()
 
 
+def test_a_40_character_ticket_line_fits_the_screen_and_edits():
+    # ticket lines (set by the SAS host, 7C) are longer than the 16-column
+    # screen: the list shows their start, the editor scrolls with its cursor
+    s, b, m, d = _setup(credits=0, games=0)
+    line = "1234 SOUTH CASINO BOULEVARD LAS VEGAS NV"
+    assert len(line) == 40 and s.set_config(b.clock.now(), "ticket_address1", line) == 0
+    _auth(d)
+    idx = C.INDEX["ticket_address1"]
+    while m.top().cur != idx:
+        d.press(B.NEXT)            # the support driver fails on any overflow
+    assert "1234 SOUTH CASIN" in d.text()
+    d.press(B.ROLL)
+    for _ in range(39):
+        d.press(B.NEXT)
+    d.press(B.BET_DOWN)            # the 40th character: V -> U
+    d.press(B.ROLL)
+    assert s.ledger.config["ticket_address1"] == line[:-1] + "U"
+    assert "old 1234 SOUTH C" in d.text()
+
+
 def test_config_refusals_money_and_range():
     s, b, m, d = _setup(credits=50, games=0)
     _auth(d)

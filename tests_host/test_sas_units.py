@@ -442,3 +442,26 @@ def test_4d_reports_the_number_printed_after_4c_changes_the_id():
     d3.run(300)
     newer = b3.printer.barcodes[-1]
     assert newer == reference_number(0x2468AC, 1) and _ticket_4d(d3) == newer
+
+
+def test_ticket_data_from_the_host_survives_a_snapshot_and_prints():
+    # 7C text lines (spaces in them) and 7D's expiration are Config
+    # settings: through a snapshot and a power cut, onto the ticket and 4D
+    b, d = hosted(9)
+    loc = b"DOME HALL 2"
+    r = _poll(d, _framed(bytes((0x01, 0x7C, 2 + len(loc), 0x00, len(loc))) + loc))
+    assert kermit(r) == 0 and r[:3] == b"\x01\x7c\x01"
+    r = _poll(d, _framed(b"\x01\x7d\x05\x00\x00\x05\x00\x00"))   # 5 days, texts unchanged
+    assert kermit(r) == 0 and r[:3] == b"\x01\x7d\x01"
+    st = d.ctl.store
+    st.journal.write_snapshot(st.ledger.pieces())
+    b2, d2 = hosted(10, flash=b.flash)
+    cfg = d2.ctl.store.ledger.config
+    assert cfg["ticket_location"] == "DOME HALL 2" and cfg["ticket_expiry"] == 5
+    d2.bill(5)
+    d2.press("CASHOUT")
+    d2.run(300)
+    text = b2.printer.tickets[-1]
+    assert text[0] == "DOME HALL 2" and "VOID AFTER 5 DAYS" in text
+    r = _poll(d2, _framed(b"\x01\x4d\xff"))
+    assert kermit(r) == 0 and Wr.get_bcd(r, 27, 4) == 5

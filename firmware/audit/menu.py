@@ -509,7 +509,8 @@ def _save(menu, key, text):
     code = menu.store.set_config(menu.now(), key, text)
     if code == 0:
         new = RP.config_value(key, led.config.get(key))
-        menu.push(Message(menu, ["SAVED", key, "old " + old, "new " + new, "(logged)"]))
+        menu.push(Message(menu, ["SAVED", key, ("old " + old)[:T.WIDTH], ("new " + new)[:T.WIDTH],
+                                 "(logged)"]))
     elif code == L.MONEY_ON_TABLE:
         menu.push(Message(menu, ["REFUSED", key, "Money on the", "station: cash",
                                  "out/settle bets", "first"]))
@@ -605,9 +606,11 @@ class TextEdit(Screen):
             Screen.button(self, code)
 
     def body(self):
-        return ["SET", self.key, str(self.m.store.ledger.config[self.key]),
-                "".join(self.chars), " " * self.cur + "^", "UP/DN char", "NEXT/PREV move",
-                "ROLL=OK CLEAR=no"]
+        # a text longer than the screen scrolls with the cursor
+        at = max(0, self.cur - T.WIDTH + 1)
+        return ["SET", self.key, str(self.m.store.ledger.config[self.key])[:T.WIDTH],
+                "".join(self.chars[at:at + T.WIDTH]), " " * (self.cur - at) + "^",
+                "UP/DN char", "NEXT/PREV move", "ROLL=OK CLEAR=no"]
 
 
 class HistoryScreen(Screen):
@@ -688,7 +691,8 @@ class ConfigScreen(Screen):
                 continue
             key = C.CONFIG[i][0]
             out.append(mark + ("PIN (change)" if key == PIN.KEY else key))
-            out.append(T.right("****" if key == PIN.KEY else RP.config_value(key, cfg[key], cfg)))
+            value = "****" if key == PIN.KEY else RP.config_value(key, cfg[key], cfg)
+            out.append(T.right(value[:T.WIDTH]))      # a line of ticket text: its start
         while len(out) < ROWS - 1:
             out.append("")
         out.append("ROLL=edit")

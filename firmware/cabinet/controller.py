@@ -559,7 +559,8 @@ class Controller:
         except OSError:
             st = PR.FAULT
             devfault.printer(self, now_ms)
-        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"] * 100:
+        if (st != PR.OK and st != PR.PAPER_LOW) or amount > led.config["handpay_limit"] * 100 \
+                or not led.config["ticket_out"]:
             code = store.cashout(now, T.BY_HANDPAY)
             if code != R.OK:
                 return message(code)

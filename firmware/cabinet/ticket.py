@@ -8,6 +8,7 @@ can pay it only once, whichever paper the player holds.
 """
 from firmware import timefmt
 from firmware.store import records as T
+from firmware.store.config import NEVER_EXPIRES, TICKET_LINES
 
 
 def civil(t):
@@ -24,16 +25,24 @@ def number(led):
     return int(V.number(led.val_id, (led.val_seq + 1) & 0xFFFFFF))
 
 
+def expiry(cfg):
+    """The ticket's expiration line (SAS 4D reports the same days)."""
+    days = cfg["ticket_expiry"]
+    return "NO EXPIRATION" if days == NEVER_EXPIRES else "VOID AFTER %d DAYS" % days
+
+
 def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     from firmware import version
     from firmware import fmt
+    # the location and address lines the host set (SAS 7C/7D), when set
+    out = [cfg[k] for k in TICKET_LINES if cfg[k].strip()]
     # the voucher is for the cents themselves (credits are cents)
-    out = ["%s CASHOUT VOUCHER" % version.NAME,
-           "STATION %s" % cfg["station"],
-           civil(now) + " UTC" if clock_ok else "TIME NOT SET",
-           "AMOUNT $" + fmt(amount),
-           "VALIDATION %018d" % number,
-           "VOID AFTER 30 DAYS"]
+    out += ["%s CASHOUT VOUCHER" % version.NAME,
+            "STATION %s" % cfg["station"],
+            civil(now) + " UTC" if clock_ok else "TIME NOT SET",
+            "AMOUNT $" + fmt(amount),
+            "VALIDATION %018d" % number,
+            expiry(cfg)]
     if reprint:
         out.append("REPRINT")
     return out

@@ -66,10 +66,12 @@ def tick(ctl, v, st, now_ms):
 
 
 def redeemable(ctl):
-    """A ticket can be asked of the host now: SAS is on, play and the
-    validator are not stopped, no bill is in escrow."""
+    """A ticket can be asked of the host now: SAS is on, ticket redemption
+    is on (SAS 7B), play and the validator are not stopped, no bill is in
+    escrow."""
     led = ctl.store.ledger
     return ctl.sas is not None and led.config["sas_address"] != 0 \
+        and led.config["ticket_in"] \
         and not ctl.want_inhibit() and not led.escrow
 
 

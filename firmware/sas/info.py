@@ -13,11 +13,12 @@ _SAS_VERSION = const(b"602")
 _DENOM_CENT = const(0x01)
 GAME = const(1)          # the one game's number; 0000 is the machine
 
-# A0 feature codes (Tables 7.14c-f): 1, validation style 10 (secure
-# enhanced, bits 5-6) and ticket redemption (bit 7); 2, meter model 01 (won credits metered when won),
+# A0 feature codes (Tables 7.14c-f): 1, validation extensions 7B/7C/7D
+# (bit 4), validation style 10 (secure enhanced, bits 5-6) and ticket
+# redemption (bit 7); 2, meter model 01 (won credits metered when won),
 # tickets counted in the drop and cancelled credits (bit 2), extended
 # meters 6F/AF (bit 3); 3 and 4: none
-FEATURES = const(b"\xc0\x0d\x00\x00")
+FEATURES = const(b"\xd0\x0d\x00\x00")
 
 
 def game_of(f, at):

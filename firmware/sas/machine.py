@@ -20,6 +20,7 @@ from firmware.sas import commands
 from firmware.sas import validation
 from firmware.sas import info
 from firmware.sas import redeem
+from firmware.sas import ticket_data
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -125,7 +126,8 @@ _BY_CMD = const(
     b"\x18\x02\x19\x02\x1a\x02\x1c\x02\x1e\x02\x20\x02"
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
-    b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10")
+    b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10"
+    b"\x7b\x11\x7c\x11\x7d\x11")
 
 # long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
 # count and cents; a type the cabinet never issues or takes answers zeros
@@ -536,7 +538,8 @@ class Sas:
         o[k] = seq & 0xFF
         o[k + 1] = (seq >> 8) & 0xFF
         k = wire.put_bcd(o, k + 2, 0, 1)             # validation system ID (secure enhanced)
-        k = wire.put_bcd(o, k, 0, 4)                 # expiration: none
+        # expiration: the days printed on the ticket (0000DDDD, 9999 never)
+        k = wire.put_bcd(o, k, led.config["ticket_expiry"], 4)
         o[k] = o[k + 1] = 0                          # pool ID
         return self.tail(k + 2)
 
@@ -575,4 +578,5 @@ class Sas:
 # the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
              Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
-             info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters)
+             info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters,
+             ticket_data.answer)

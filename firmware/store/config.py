@@ -2,7 +2,8 @@
 
 Each setting: (key, default, low, high, money) where `money` marks settings
 that would change the value of money already on the station, so they are
-refused while credits or bets are on it. Strings have low/high = max length.
+refused while credits or bets are on it. Strings have low/high = min/max
+length; a string that may be empty (low 0) is a line of text: spaces allowed.
 A setting's text is read by parse(); the configured profile is built by
 firmware/rules/profiles.py configured().
 """
@@ -33,7 +34,22 @@ CONFIG = (
     # 1: an ID-003 bill validator is fitted, so one silent since power-up
     # locks; 0: bills come as pulses or not at all (firmware/cabinet/escrow.py)
     ("bill_escrow", 0, 0, 1, False),
+    # ticketing, also set by the SAS host (7B, 7C, 7D; firmware/sas/SAS.md):
+    # 1: a cash out prints a ticket, 0: it is always a handpay
+    ("ticket_out", 1, 0, 1, False),
+    # 1: tickets are redeemed (ticket in), 0: every ticket is given back
+    ("ticket_in", 1, 0, 1, False),
+    # days a printed ticket is valid; 9999 = it never expires
+    ("ticket_expiry", 30, 1, 9999, False),
+    # lines printed at the top of a ticket (empty: not printed)
+    ("ticket_location", "", 0, 40, False),
+    ("ticket_address1", "", 0, 40, False),
+    ("ticket_address2", "", 0, 40, False),
 )
+
+NEVER_EXPIRES = 9999    # ticket_expiry: the ticket never expires (SAS 7B's 9999)
+# the lines printed at the top of a ticket, in SAS 7C data code order (00-02)
+TICKET_LINES = ("ticket_location", "ticket_address1", "ticket_address2")
 
 INDEX = {}
 for _i in range(len(CONFIG)):
@@ -58,8 +74,9 @@ def parse(key, text):
         return False, "unknown setting"
     name, default, low, high, money = CONFIG[i]
     if isinstance(default, str):
-        if not 1 <= len(text) <= high or not all(32 < ord(ch) < 127 for ch in text):
-            return False, "1-%d printable characters" % high
+        first = 32 if low == 0 else 33
+        if not low <= len(text) <= high or not all(first <= ord(ch) < 127 for ch in text):
+            return False, "%d-%d printable characters" % (low, high)
         return True, text
     try:
         value = int(text)
