@@ -284,7 +284,8 @@ def stage_emulator(res, logs, _):
         report = os.path.join(logs, "emulator.xml")
         env = dict(os.environ, CABINET_UF2=os.path.join(ROOT, "build", "rp2", "cabinet-rp2-frozen.uf2"))
         tests = sorted(os.path.join("tests_emu", f) for f in os.listdir(emu) if f.endswith(".test.mjs"))
-        rc = run(["node", "--test", "--test-concurrency=1",
+        # a file a core: the files are independent boards, and the stage is the run's longest
+        rc = run(["node", "--test", "--test-concurrency=%d" % (os.cpu_count() or 1),
                   "--test-reporter=spec", "--test-reporter-destination=stdout",
                   "--test-reporter=junit", "--test-reporter-destination=" + report] + tests,
                  sink=sink, env=env)
