@@ -6,8 +6,8 @@ Stages, in order: pytest (CPython, tests_host/), micropython (the suites of
 tests_host/mp_suites.txt on the MicroPython unix port), heap (informative:
 the .mpy firmware's heap on the unix port, printed, not gated), mpy-cross
 (every file that ships compiles for the board), pyright (tools/typecheck),
-emulator (the rp2 release image in an emulated Pico, tests_emu/: one
-CPU-bound node process). No STAGE: all of them (EMU=0 leaves the emulator
+emulator (the rp2 release image in an emulated Pico, tests_emu/: node,
+its files one a core). No STAGE: all of them (EMU=0 leaves the emulator
 out). `-k EXPR` and everything after `--` go to pytest.
 
 Two lanes share the machine: the emulator (when named) starts on the side
