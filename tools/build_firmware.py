@@ -26,6 +26,7 @@ with apt-get instead, saying so first (a fresh CI machine).
 """
 import fcntl
 import hashlib
+import inspect
 import os
 import shutil
 import subprocess
@@ -125,6 +126,15 @@ def ensure_toolchain():
         raise SystemExit("build-firmware: still missing after apt-get: " + ", ".join(still))
 
 
+def unpack(tarball, dest):
+    """Extracts the whole tarball, which is trusted (checked by its sha256)."""
+    # extractall's filter arrived in 3.11.4; Debian 12's python3 is 3.11.2, where passing it is a TypeError.
+    has_filter = "filter" in inspect.signature(tarfile.TarFile.extractall).parameters
+    trusted = {"filter": "fully_trusted"} if has_filter else {}
+    with tarfile.open(tarball) as t:
+        t.extractall(dest, **trusted)
+
+
 def prepare_source(tarball, cache, tar_sha, quiet):
     """Unpacked tarball with picotool installed and mpy-cross built (once per tarball)."""
     src = os.path.join(cache, "src-" + tar_sha[:16])
@@ -136,8 +146,7 @@ def prepare_source(tarball, cache, tar_sha, quiet):
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     log("unpacking %s" % tarball)
-    with tarfile.open(tarball) as t:
-        t.extractall(tmp, filter="fully_trusted")
+    unpack(tarball, tmp)
     os.rename(tmp, src)
     mp = os.path.join(src, "micropython")
     pt = os.path.join(src, "picotool")
