@@ -210,7 +210,7 @@ def test_link_up_discovery_a0_1f_51_to_56():
         assert a["features1"] & 0x80 == 0x80           # ticket redemption (70/71)
         assert a["features2"] & 0x03 == 0x01           # won credits metered when won
         assert a["features2"] & 0x0C == 0x0C           # tickets in drop/cancelled; 6F/AF
-        assert a["features2"] & 0x40 == 0              # AFT: not yet
+        assert a["features2"] & 0x40 == 0x40           # AFT (in-house transfers)
         assert meters_2f(d, (0x0C,)) == {0x0C: 0}
     r = ask(d, with_crc([ADDR, 0x2F, 3, 0x00, 0x01, 0x0C]))
     assert r["game"] == 1 and r["meters"] == {0x0C: 0}

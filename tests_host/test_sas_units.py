@@ -222,7 +222,7 @@ def test_every_mapped_event_is_an_event():
         E.RAM_CLEAR: b"\x3a", E.CONFIG: b"\x3c", E.CASHOUT: b"\x3d", E.HANDPAY: b"\x51",
         E.JACKPOT: b"\x51", E.HANDPAY_RESET: b"\x52", E.PRINTER_FAULT: b"\x60",
         E.AUDIT_ON: b"\x84", E.AUDIT_OFF: b"\x85", E.TICKET_INSERTED: b"\x67",
-        E.TICKET_IN_DONE: b"\x68",
+        E.TICKET_IN_DONE: b"\x68", E.AFT_DONE: b"\x69",
     }
     t = X.BY_EVENT
     assert len(t) % 2 == 0 and len(t) // 2 <= E.COUNT
@@ -252,12 +252,13 @@ def test_meter_table_reads_the_named_ledger_meters():
         0x1F: "# jackpot - - 4", 0x23: "# handpay_cc jackpot - 4",
         0x24: "# total_in - - 4", 0x25: "# games_power - - 4", 0x26: "# games_door - - 4",
         0x28: "# tickets_in - - 4", 0x29: "# tickets_in - - 4", 0x2C: "# tickets_out - - 4",
-        0x35: "# tickets_in_n - - 4",
+        0x2E: "# aft_in - - 4", 0x32: "# aft_out - - 4", 0x35: "# tickets_in_n - - 4",
         0x38: "# tickets - - 4", 0x3F: "# cashbox - - 4", 0x40: "# bills_1 - - 4",
         0x41: "# bills_2 - - 4", 0x42: "# bills_5 - - 4", 0x43: "# bills_10 - - 4",
         0x44: "# bills_20 - - 4", 0x46: "# bills_50 - - 4", 0x47: "# bills_100 - - 4",
         0x80: "# tickets_in - - 5", 0x81: "# tickets_in_n - - 4", 0x86: "# tickets_out - - 5",
-        0x87: "# tickets - - 4",
+        0x87: "# tickets - - 4", 0xA0: "# aft_in - - 5", 0xA1: "# aft_in_n - - 4",
+        0xB8: "# aft_out - - 5", 0xB9: "# aft_out_n - - 4",
         M.DOOR_OPENS: "I door_opens - - 4", M.POWER_UPS: "I power_ups - - 4",
         M.BILL_DOLLARS: "D bills_in - - 4",
     }

@@ -17,8 +17,8 @@ GAME = const(1)          # the one game's number; 0000 is the machine
 # (bit 4), validation style 10 (secure enhanced, bits 5-6) and ticket
 # redemption (bit 7); 2, meter model 01 (won credits metered when won),
 # tickets counted in the drop and cancelled credits (bit 2), extended
-# meters 6F/AF (bit 3); 3 and 4: none
-FEATURES = const(b"\xd0\x0d\x00\x00")
+# meters 6F/AF (bit 3), AFT (bit 6); 3 and 4: none
+FEATURES = const(b"\xd0\x4d\x00\x00")
 
 
 def game_of(f, at):

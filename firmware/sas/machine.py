@@ -21,6 +21,7 @@ from firmware.sas import validation
 from firmware.sas import info
 from firmware.sas import redeem
 from firmware.sas import ticket_data
+from firmware.sas import aft
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -111,6 +112,8 @@ BY_EVENT = (
     b"\x00\x00"
     b"\x67\x00"   # 45 TICKET_INSERTED: ticket has been inserted
     b"\x68\x00"   # 46 TICKET_IN_DONE: ticket transfer complete
+    b"\x00\x00"   # 47 SAFE_BOOT
+    b"\x69\x00"   # 48 AFT_DONE: AFT transfer complete
 )
 
 # a device fault (event DEVICE_FAULT, arg a hal.faults code) -> its SAS
@@ -127,7 +130,7 @@ _BY_CMD = const(
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
     b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10"
-    b"\x7b\x11\x7c\x11\x7d\x11")
+    b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12")
 
 # long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
 # count and cents; a type the cabinet never issues or takes answers zeros
@@ -180,6 +183,7 @@ class Sas:
         self.refused = 0                   # frames for us dropped (bad CRC or data)
         self.serial = version.serial(ctl.board)[:40].encode()   # long poll 54
         self.sas_id = version.sas_id().encode()                 # long poll 1F
+        self.aft = aft.Aft(self)                                # long polls 72, 74
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -255,6 +259,7 @@ class Sas:
                 if sig is not None:     # done: the CRC, or -1 if the program could not be read
                     self.rom_signature = sig
                     self.rom_check = None
+            self.aft.tick(now_ms)
             self.serve()
             self.link(now_ms)
             self.commit(now_ms)
@@ -579,4 +584,4 @@ class Sas:
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
              Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
              info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters,
-             ticket_data.answer)
+             ticket_data.answer, aft.answer)

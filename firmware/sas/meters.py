@@ -73,6 +73,8 @@ def _rows():
         (0x28, _COUNT, 4, "tickets_in"),                  # cashable ticket in
         (0x29, _COUNT, 4, "tickets_in"),                  # regular cashable ticket in
         (0x2C, _COUNT, 4, "tickets_out"),                 # cashable ticket out
+        (0x2E, _COUNT, 4, "aft_in"),                      # electronic cashable to the machine
+        (0x32, _COUNT, 4, "aft_out"),                     # electronic cashable to the host
         (0x35, _COUNT, 4, "tickets_in_n"),                # regular cashable ticket in, count
         (0x38, _COUNT, 4, "tickets"),                     # cashable ticket out, count
         (0x3F, _COUNT, 4, "cashbox"),                     # value of the bills in the stacker
@@ -87,6 +89,10 @@ def _rows():
         (0x81, _COUNT, 4, "tickets_in_n"),
         (0x86, _COUNT, 5, "tickets_out"),                 # regular cashable ticket out, cents
         (0x87, _COUNT, 4, "tickets"),
+        (0xA0, _COUNT, 5, "aft_in"),                      # AFT in-house cashable to the machine
+        (0xA1, _COUNT, 4, "aft_in_n"),
+        (0xB8, _COUNT, 5, "aft_out"),                     # AFT in-house cashable to the host
+        (0xB9, _COUNT, 4, "aft_out_n"),
         # ours: what 1C and 20 report that C-7 has no code for
         (DOOR_OPENS, _COUNT | _INTERNAL, 4, "door_opens"),
         (POWER_UPS, _COUNT | _INTERNAL, 4, "power_ups"),

@@ -41,8 +41,8 @@ def _set(sas, key, value):
 
 def _status(sas, f, n):
     """7B: the control mask picks the status bits to change; expiration
-    0000 leaves it as it is, 9999 never expires. Answer: asset number 0 (the
-    cabinet has none), the status bits, the cashable expiration, and 0000
+    0000 leaves it as it is, 9999 never expires. Answer: the asset number
+    (Config asset_number), the status bits, the cashable expiration, and 0000
     for restricted tickets (the cabinet prints none)."""
     if f[2] != 8 or n != 13:
         sas.refused += 1
@@ -62,8 +62,9 @@ def _status(sas, f, n):
     o = sas.reply
     k = sas.head(0x7B)
     o[k] = 10
+    asset = cfg["asset_number"]
     for i in range(4):
-        o[k + 1 + i] = 0                        # asset number
+        o[k + 1 + i] = (asset >> (8 * i)) & 0xFF
     bits = _SECURE_ENHANCED
     for bit, key in _BITS:
         if cfg[key]:

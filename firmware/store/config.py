@@ -45,6 +45,9 @@ CONFIG = (
     ("ticket_location", "", 0, 40, False),
     ("ticket_address1", "", 0, 40, False),
     ("ticket_address2", "", 0, 40, False),
+    # the house's number for this machine, which an AFT transfer must name
+    # (SAS 74, 72, 7B); 0 = none: AFT transfers are refused (firmware/sas/SAS.md)
+    ("asset_number", 0, 0, 0xFFFFFFFF, False),
 )
 
 NEVER_EXPIRES = 9999    # ticket_expiry: the ticket never expires (SAS 7B's 9999)

@@ -59,9 +59,10 @@ PULSES_DROPPED = const(44) # a pulse line that never stopped: its burst not cred
 TICKET_INSERTED = const(45)  # a ticket waits in escrow for the host (arg: 0)
 TICKET_IN_DONE = const(46)   # it was credited (arg: cents) or given back (arg: 0)
 SAFE_BOOT = const(47)        # the REPL opened by safe boot, logic door open (arg: 1 flag, 2 buttons)
+AFT_DONE = const(48)         # an AFT transfer to or from the credit meter (arg: cents)
 
 
-COUNT = const(48)  # codes 0..SAFE_BOOT; len(NAMES)
+COUNT = const(49)  # codes 0..AFT_DONE; len(NAMES)
 
 # FAULT_RESTART's arg: what kind of exception it was
 FAULT_OTHER = const(0)
@@ -80,7 +81,7 @@ NAMES = (
     "logic door open", "logic door closed", "cash box open", "cash box closed",
     "clock set", "clock NOT SET", "bill returned", "flash sector worn", "fault restart",
     "action refused", "bill in doubt", "pulses dropped",
-    "ticket inserted", "ticket in done", "safe boot, REPL open",
+    "ticket inserted", "ticket in done", "safe boot, REPL open", "AFT transfer",
 )
 
 

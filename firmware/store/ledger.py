@@ -14,6 +14,7 @@ from firmware.store import events as E
 from firmware.store import config as C
 from firmware.store import snapshot
 from firmware.store import ticket_in
+from firmware.store import aft
 from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE, wrap
 from firmware.store.recall import Recall, encode_game, NO_ACTION, VOIDED
 
@@ -42,6 +43,7 @@ NEED_PIN = const(16)    # after a RAM clear: play locked until a PIN is set
 BILL_DOUBT = const(32)  # the validator faulted holding the note in escrow
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
+AFT_LOCKED = "PLEASE WAIT"  # the SAS host holds play for a transfer (AFT lock, 74)
 _CONFIG_HISTORY = const(32)     # settings changes kept (time, index, old, new)
 
 
@@ -86,6 +88,8 @@ class Ledger:
         self.tid = 0            # the table id of that round
         self.turn = 0           # the dome's shooter turn this layout follows
         self.held = ""          # at a table: why the dome holds play (from its POLL; RAM only)
+        self.aft = aft.AftLog()  # AFT transfers done (firmware/store/aft.py)
+        self.aft_lock = False   # the SAS host holds play for a transfer (74; RAM only)
 
     def _profile(self):
         return profiles.configured(self.config)
@@ -105,6 +109,8 @@ class Ledger:
             return "AUDIT"
         if self.host & HOST_OFF:
             return DISABLED
+        if self.aft_lock:
+            return AFT_LOCKED
         return self.held
 
     def doors_open(self):
@@ -580,5 +586,6 @@ _APPLY = {
     T.VOID: Ledger._void, T.REROLL: Ledger._reroll, T.RESET: Ledger._reset,
     T.LOCK: Ledger._lock, T.EVENT: Ledger._event, T.CONFIG: Ledger._config,
     T.VALID_ID: Ledger._valid_id, T.POWER: Ledger._power, T.TICKET_IN: ticket_in.apply,
+    T.AFT: aft.apply,
 }
 

@@ -64,6 +64,10 @@ _LATER = (
     "bills_doubt   Bills in doubt  c"
     "tickets_in    Tickets in      m"
     "tickets_in_n  Tickets in #    c"
+    "aft_in        AFT in          m"
+    "aft_in_n      AFT in #        c"
+    "aft_out       AFT out         m"
+    "aft_out_n     AFT out #       c"
 )
 BILLS_BASE = len(_BASE) // ROW
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)

@@ -27,6 +27,8 @@ SAS_ACK = const(18)   # event number the SAS host has acknowledged (its exceptio
 VALID_ID = const(19)  # SAS secure-enhanced validation ID and next sequence number (4C)
 ESCROW = const(20)    # step (ES_*), cents: a bill held in the validator's escrow
 TICKET_IN = const(21) # step (TI_*), validation number, amount or status: ticket in (firmware/store/ticket_in.py)
+# 22-26: a table station's (firmware/store/seat_records.py)
+AFT = const(27)       # transfer type, status, cents; tail: the host's transaction ID (firmware/store/aft.py)
 
 SRC_BILL = const(0)
 SRC_COIN = const(1)
@@ -56,14 +58,20 @@ TS_AMOUNT = const(0x83)       # not a valid amount
 TS_OVER_LIMIT = const(0x84)   # over the machine's credit limit
 TS_UNABLE = const(0x87)       # the machine cannot take it now (a power cut, a fault)
 TS_TIMEOUT = const(0x88)      # no answer from the host in time
+# AFT in-house transfers (SAS 6.02 Table 8.3c transfer types, 8.3e status)
+AFT_IN = const(0x00)          # in-house, host to the credit meter
+AFT_OUT = const(0x80)         # in-house, credit meter to the host
+AFT_FULL = const(0x00)        # full transfer successful
+AFT_PARTIAL = const(0x01)     # partial transfer successful
 
 _FMT = {
     CREDIT: "<BIBI", BET: "<BIBBI", REMOVE: "<BIBBI", WORKING: "<BIBBB",
     CLEAR: "<BI", CLOSE: "<BI", ROLL: "<BIBBB", VOID: "<BIB", REROLL: "<BIB",
     CASHOUT: "<BIB", RESET: "<BI", EVENT: "<BIBI", CONFIG: "<BIB", LOCK: "<BIBI",
     POWER: "<BI", TICKET: "<BIBQ", PULSES: "<BIBI", SAS_ACK: "<BII", VALID_ID: "<BIII",
-    ESCROW: "<BIBI", TICKET_IN: "<BIBQI",
+    ESCROW: "<BIBI", TICKET_IN: "<BIBQI", AFT: "<BIBBI",
 }
+_TAILED = (CONFIG, AFT)     # records with bytes after their fields
 
 
 def pack(rtype, time, *fields):
@@ -87,7 +95,7 @@ def unpack(payload):
     if fmt is None:
         return None
     size = struct.calcsize(fmt)
-    if len(payload) < size or (payload[0] != CONFIG and len(payload) != size):
+    if len(payload) < size or (payload[0] not in _TAILED and len(payload) != size):
         return None
     v = struct.unpack_from(fmt, payload, 0)
     return v[0], v[1], v[2:], bytes(payload[size:])

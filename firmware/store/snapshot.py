@@ -12,6 +12,7 @@ from micropython import const
 from firmware.rules import reasons as R
 from firmware.rules.table import Table
 from firmware.store import config as C
+from firmware.store import aft
 
 VERSION = const(2)
 OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
@@ -33,6 +34,7 @@ _MISC_TIN = "<QIBB"
 # ... at a table's station: its newest closed round, its table id, the
 # shooter turn it follows (firmware/store/seat_records.py)
 _MISC_SEAT = "<IIH"
+# ... the AFT transfer history (firmware/store/aft.py)
 
 
 def pieces(led):
@@ -47,6 +49,8 @@ def pieces(led):
     misc += struct.pack(_MISC_ESC, led.escrow) + struct.pack(_MISC_TKT, led.ticket_last)
     misc += struct.pack(_MISC_TIN, led.tin_number, led.tin_amount, led.tin_step, led.tin_status)
     misc += struct.pack(_MISC_SEAT, led.round, led.tid, led.turn)
+    for p in led.aft.pieces():
+        misc += p
     out = [None, misc, cfg, hist, led.table.encode(), led.meters.encode()]
     sizes = [len(p) for p in out[1:]]
     for more in (led.recall.pieces(), led.events.pieces()):
@@ -140,9 +144,13 @@ def _load(led, rd):
     if len(misc) >= tin:
         led.tin_number, led.tin_amount, led.tin_step, led.tin_status = \
             struct.unpack_from(_MISC_TIN, misc, tkt)
-    if len(misc) == tin + struct.calcsize(_MISC_SEAT):
+    seat = tin + struct.calcsize(_MISC_SEAT)
+    if len(misc) >= seat:
         led.round, led.tid, led.turn = struct.unpack_from(_MISC_SEAT, misc, tin)
-    elif len(misc) not in (base, flight, sas, esc, tkt, tin):
+    if len(misc) == seat + aft.SNAPSHOT_SIZE:
+        if not led.aft.load(misc[seat:]):
+            return _BAD
+    elif len(misc) not in (base, flight, sas, esc, tkt, tin, seat):
         return _BAD
     led.door_open, led.tilt, led.audit = bool(door), bool(tilt), bool(audit)
     led.conf_history = []

@@ -1,0 +1,105 @@
+"""AFT in-house transfers in the ledger: the reducer of records.AFT and the
+transaction history (SAS 6.02 8.3, 8.6).
+
+One record is one whole transfer: the credits move, the meters count it,
+it joins the history and the event log says it (SAS exception 69), all in
+the one journal entry. A power cut before the entry is committed leaves no
+trace (the host asks again, with the same transaction ID, and gets it
+done once); after it, the transfer is done and the history answers a
+repeat of that ID with its result. The ledger refuses a record naming the
+newest transfer's ID, so nothing is ever transferred twice.
+"""
+import struct
+from micropython import const
+from firmware.rules import reasons as R
+from firmware.store import records as T
+from firmware.store import events as E
+
+HISTORY = const(16)          # entries kept (the spec allows up to 127)
+ID_MAX = const(20)           # a transaction ID is 1-20 printable characters
+# time, cents, the type's cumulative meter after it, type, status, ID length, ID
+_ENTRY = "<IIQBBB20s"
+_SIZE = const(40)            # struct.calcsize(_ENTRY) + 1 spare byte
+_HEAD = "<I"                 # transfers ever recorded
+
+
+class AftLog:
+    """The newest HISTORY transfers, a ring of fixed-size entries."""
+
+    def __init__(self):
+        self.ring = bytearray(HISTORY * _SIZE)
+        self.total = 0
+
+    def add(self, time, kind, status, cents, cumulative, tid):
+        at = (self.total % HISTORY) * _SIZE
+        struct.pack_into(_ENTRY, self.ring, at, time, cents, cumulative, kind, status,
+                         len(tid), tid)
+        self.total += 1
+
+    def get(self, i):
+        """The i-th newest (0 = newest) as (position, time, type, status, cents,
+        cumulative, ID bytes), or None. Positions run 1..HISTORY round the ring."""
+        if not 0 <= i < min(self.total, HISTORY):
+            return None
+        slot = (self.total - 1 - i) % HISTORY
+        t, cents, cum, kind, status, n, tid = struct.unpack_from(_ENTRY, self.ring, slot * _SIZE)
+        return slot + 1, t, kind, status, cents, cum, tid[:n]
+
+    def at(self, position):
+        """The entry at ring position 1..HISTORY, or None."""
+        for i in range(min(self.total, HISTORY)):
+            e = self.get(i)
+            if e[0] == position:
+                return e
+        return None
+
+    def find(self, tid):
+        """How many transfers back `tid` was done (0 = the newest), or -1."""
+        for i in range(min(self.total, HISTORY)):
+            if self.get(i)[6] == tid:
+                return i
+        return -1
+
+    def pieces(self):
+        return [struct.pack(_HEAD, self.total), self.ring]
+
+    def load(self, data):
+        if len(data) != 4 + len(self.ring):
+            return False
+        self.total = struct.unpack_from(_HEAD, data, 0)[0]
+        self.ring[:] = data[4:]
+        return True
+
+
+SNAPSHOT_SIZE = 4 + HISTORY * _SIZE
+
+
+def apply(led, time, f, tid):
+    """records.AFT: (type, status, cents), the transaction ID as the tail."""
+    kind, status, cents = f
+    tid = bytes(tid)
+    if cents <= 0 or status not in (T.AFT_FULL, T.AFT_PARTIAL) \
+            or not 1 <= len(tid) <= ID_MAX or led.aft.find(tid) == 0:
+        return R.BAD_AMOUNT
+    m = led.meters
+    if kind == T.AFT_IN:
+        code = led.table.credit(cents)
+        if code != R.OK:
+            return code
+        m.add("total_in", cents)
+        m.add("aft_in", cents)
+        m.add("aft_in_n")
+        meter = "aft_in"
+    elif kind == T.AFT_OUT:
+        if cents > led.table.credits:
+            return R.NO_CREDITS
+        led.table.credits -= cents
+        m.add("total_out", cents)
+        m.add("aft_out", cents)
+        m.add("aft_out_n")
+        meter = "aft_out"
+    else:
+        return R.BAD_AMOUNT
+    led.aft.add(time, kind, status, cents, m.get(meter), tid)
+    led.events.log(time, E.AFT_DONE, cents)
+    return R.OK
