@@ -1,7 +1,7 @@
 """Power cuts at every kind of write (issue 9): full-layout sessions in all
 four profiles (state at its designed maximum, so every periodic snapshot is a
 full one), the ring going round several times, configuration changes, cashout
-by ticket and handpay, a RAM clear, each cut at every flash operation on the
+by ticket and handpay, AFT transfers in and out, a RAM clear, each cut at every flash operation on the
 hostile NOR model with every torn cell marginal (unstable reads), and in a
 seeded sample a second fault: a cut during the recovery boot (which may be
 the first snapshot after recovery, or the RAM clear's), then a third boot.
@@ -38,6 +38,7 @@ from hal.mock.hostile import HostileNor
 from hal.mock.norflash import PowerCut
 from hal.mock.xorshift import Rng
 from firmware.store.store import Store, CRITICAL
+from firmware.store import records as T
 
 FULL = os.getenv("FULL") == "1"
 SIZE = 256 * 1024
@@ -58,17 +59,23 @@ DOUBLE = 8  # one cut point in DOUBLE also gets a cut in its recovery boot
 # steps like the credits and rolls it does cut): one bet in BET_STRIDE, and
 # every bet that carries a periodic snapshot.
 BET_STRIDE = 3
+AFT_EVERY = 10  # rolls between two AFT transfers (in, then out)
 
 
 def steps(profile, seed=3):
     """session.full_steps with a RAM clear (then a new PIN, without which
-    play stays locked, and the profile set again)."""
+    play stays locked, and the profile set again), and every AFT_EVERY
+    rolls an AFT transfer to the credit meter and one back to the host."""
     from firmware.audit import pin as PIN
     n = 0
     for name, args in session.full_steps(MAX_ROLLS, seed, profile):
         yield name, args
         if name == "roll":
             n += 1
+            if n % AFT_EVERY == 3:
+                now = args[0]
+                yield "commit", (T.pack(T.AFT, now, T.AFT_IN, T.AFT_FULL, 2500) + b"IN%d" % n,)
+                yield "commit", (T.pack(T.AFT, now, T.AFT_OUT, T.AFT_FULL, 1500) + b"OUT%d" % n,)
             if n == RAM_CLEAR_AT:
                 now = args[0]
                 yield "ram_clear", (now,)
@@ -239,7 +246,7 @@ def sweep(profile, full=FULL, seed=2024, only=None):
     j = s.journal
     counts = {}
     facts = {"ops": 0, "cuts": 0, "snapshots": 0, "max_snapshot": 0, "ram_clears": 0,
-             "wraps": 0, "wrap_cuts": 0, "missed": 0, "rolls": 0}
+             "wraps": 0, "wrap_cuts": 0, "missed": 0, "rolls": 0, "aft_cuts": 0}
     seen = set()
     fails = []
     bets = 0
@@ -284,6 +291,8 @@ def sweep(profile, full=FULL, seed=2024, only=None):
                 pts = sorted({1, n_ops, 1 + r.below(n_ops)})
             if wrapped:
                 facts["wrap_cuts"] += len(pts)
+            if kind == "commit":
+                facts["aft_cuts"] += len(pts)
         for k in pts:
             r = xrng if xpick else rng
             double = 0
@@ -334,7 +343,7 @@ def should_snap(s):
 
 # per-mille of the steps sampled in CI (3 cut points each): more of the rarer
 # writes, few of the thousands of bets
-_RATES = {"ram_clear": 1000, "set_config": 300, "cashout": 300, "reset": 100}
+_RATES = {"ram_clear": 1000, "set_config": 300, "cashout": 300, "reset": 100, "commit": 300}
 
 
 def _job(profile):
@@ -359,16 +368,18 @@ def test_every_kind_of_write_cut_at_every_operation():
     for profile, (counts, facts) in results:
         print("%s: %d rolls, %d flash ops, %d cut points %r; %d snapshots (largest %d B), "
               "ring wrapped %d times (%d cut points in the steps crossing its end; "
-              "%.1f erases a sector), %d RAM clear"
+              "%.1f erases a sector), %d RAM clear, %d cut points in AFT transfers"
               % (profile, facts["rolls"], facts["ops"], facts["cuts"], sorted(counts.items()),
                  facts["snapshots"], facts["max_snapshot"], facts["wraps"],
-                 facts["wrap_cuts"], facts["erase_laps"], facts["ram_clears"]))
+                 facts["wrap_cuts"], facts["erase_laps"], facts["ram_clears"],
+                 facts["aft_cuts"]))
         fails += facts["fails"]
         # what the session must reach: full snapshots, the ring round several
         # times with cuts where it crosses its end, the RAM clear
         assert facts["snapshots"] >= 2 and facts["max_snapshot"] > 30000, facts
         assert facts["wraps"] >= WRAPS and facts["ram_clears"] == 1, facts
         assert facts["wrap_cuts"] and not facts["missed"], facts
+        assert facts["aft_cuts"], facts          # AFT transfers cut too
         cuts += facts["cuts"]
         for k, v in counts.items():
             total[k] = total.get(k, 0) + v
