@@ -466,3 +466,36 @@ def test_ticket_data_from_the_host_survives_a_snapshot_and_prints():
     assert text[0] == "DOME HALL 2" and "VOID AFTER 5 DAYS" in text
     r = _poll(d2, _framed(b"\x01\x4d\xff"))
     assert kermit(r) == 0 and Wr.get_bcd(r, 27, 4) == 5
+
+
+def _aft(d, kind, cents, tid, code=0):
+    """72 transfer funds (Table 8.3a), asset 7, no key, no receipt data."""
+    body = bytes([code, 0, kind]) + _bcd(cents, 5) + bytes(10) + b"\x00\x07\x00\x00\x00" \
+        + bytes(20) + bytes([len(tid)]) + tid + bytes(10)
+    return _poll(d, _framed(bytes([1, 0x72, len(body)]) + body))
+
+
+def _bcd(v, n):
+    digits = "%0*d" % (2 * n, v)
+    return bytes(int(digits[i:i + 2], 16) for i in range(0, 2 * n, 2))
+
+
+def test_aft_transfers_on_the_port_and_after_a_restart():
+    # the AFT path (firmware/sas/aft.py, firmware/store/aft.py) on the port:
+    # 72 in and out, each answered with its status and transaction ID, the
+    # credits and the history kept across a restart; a repeat moves nothing
+    from firmware.store import records as T
+    b, d = hosted(61)
+    st = d.ctl.store
+    st.set_config(b.clock.now(), "asset_number", "7")
+    r = _aft(d, 0x00, 1234, b"PORT-1")
+    assert kermit(r) == 0 and r[:2] == b"\x01\x72" and r[3:5] == b"\x00\x00", r
+    assert b"PORT-1" in r and st.ledger.table.credits == 1234
+    assert _aft(d, 0x00, 1234, b"PORT-1") == r and st.ledger.table.credits == 1234
+    r = _aft(d, 0x80, 234, b"PORT-2")
+    assert r[4] == T.AFT_FULL and st.ledger.table.credits == 1000
+    b2, d2 = make(seed=62, sas="loop", flash=b.flash)
+    led = d2.ctl.store.ledger
+    assert led.table.credits == 1000 and led.aft.find(b"PORT-2") == 0
+    assert led.meters.get("aft_in") == 1234 and led.meters.get("aft_out") == 234
+    assert led.balance_check() == 0

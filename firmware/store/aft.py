@@ -36,27 +36,27 @@ class AftLog:
                          len(tid), tid)
         self.total += 1
 
+    def _slot(self, slot):
+        t, cents, cum, kind, status, n, tid = struct.unpack_from(_ENTRY, self.ring, slot * _SIZE)
+        return slot + 1, t, kind, status, cents, cum, tid[:n]
+
     def get(self, i):
         """The i-th newest (0 = newest) as (position, time, type, status, cents,
         cumulative, ID bytes), or None. Positions run 1..HISTORY round the ring."""
         if not 0 <= i < min(self.total, HISTORY):
             return None
-        slot = (self.total - 1 - i) % HISTORY
-        t, cents, cum, kind, status, n, tid = struct.unpack_from(_ENTRY, self.ring, slot * _SIZE)
-        return slot + 1, t, kind, status, cents, cum, tid[:n]
+        return self._slot((self.total - 1 - i) % HISTORY)
 
     def at(self, position):
         """The entry at ring position 1..HISTORY, or None."""
-        for i in range(min(self.total, HISTORY)):
-            e = self.get(i)
-            if e[0] == position:
-                return e
-        return None
+        if not 1 <= position <= min(self.total, HISTORY):
+            return None
+        return self._slot(position - 1)
 
     def find(self, tid):
         """How many transfers back `tid` was done (0 = the newest), or -1."""
         for i in range(min(self.total, HISTORY)):
-            if self.get(i)[6] == tid:
+            if self._slot((self.total - 1 - i) % HISTORY)[6] == tid:
                 return i
         return -1
 
