@@ -158,6 +158,9 @@ def count_steps(profile, now):
     number = 123456789012345678                         # a ticket in, redeemed
     out += [("commit", (T.pack(T.TICKET_IN, now, step, number, value),))
             for step, value in ((T.TI_PENDING, 0), (T.TI_AUTH, 2000), (T.TI_STACKED, 2000))] * 3
+    for i in range(3):                                  # AFT transfers in and out
+        out += [("commit", (T.pack(T.AFT, now, kind, T.AFT_FULL, 2000) + b"W%d%d" % (kind, i),))
+                for kind in (T.AFT_IN, T.AFT_OUT)]
     # a jackpot handpay: any win over $1 locks for the attendant
     out += [("set_config", (now, "jackpot_limit", "1"))]
     out += [("bet", (now, W.PASS, 10000, 0)), ("close", (now,)), ("roll", (now, 3, 4)),
