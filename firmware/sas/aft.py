@@ -4,7 +4,7 @@ transaction history position. Refusals and choices: firmware/sas/SAS.md
 *AFT*. The transfer itself is one journal record (firmware/store/aft.py).
 
 The lock is RAM only (a power cut ends it): while locked the ledger holds
-play (Ledger.aft_lock: no bet, no roll) so the credits stay what the host
+play (Ledger.aft_lock: no bet, no roll, no cash out) so the credits stay what the host
 saw; it ends when its timeout runs out, when the host cancels it or when a
 transfer completes (8.2).
 """
