@@ -51,11 +51,13 @@ class Unbounded(M.Meters):
 
 
 def near_wrap(led):
-    """Every meter at START: what years of play leave. The balance holds
-    (credits - (in - out + won + returned - wagered - vig) = 0 - 0 with
-    every term equal)."""
+    """Every meter near its wrap: what years of play leave. The balance holds
+    (credits - (in - out + jp_to_credit + won + returned - wagered - vig) =
+    0 - 0): every term at START but total out at twice START, which wraps
+    to just below ROLL too."""
     for i in range(M.COUNT):
         led.meters.set(i, START)
+    led.meters.set(M.index("total_out"), M.wrap(2 * START))
 
 
 class Rig:
@@ -165,6 +167,10 @@ def count_steps(profile, now):
     out += [("set_config", (now, "jackpot_limit", "1"))]
     out += [("bet", (now, W.PASS, 10000, 0)), ("close", (now,)), ("roll", (now, 3, 4)),
             ("reset", (now,))] * 3
+    # a jackpot the SAS host had reset to the credit meter (A8)
+    out += [("set_config", (now, "credit_limit", str(10 ** 9)))]
+    out += [("bet", (now, W.PASS, 10000, 0)), ("close", (now,)), ("roll", (now, 3, 4)),
+            ("event", (now, E.RESET_METHOD, 1)), ("reset", (now,))] * 3
     out += [("set_config", (now, "jackpot_limit", "0"))]
     return out
 
@@ -224,7 +230,8 @@ def test_sas_meters_and_balance_across_a_wrap():
     led.apply(T.pack(T.CONFIG, 1, C_INDEX("credit_cents")) + b"1")
     near_wrap(led)
     led.meters.set("jackpot", 5 * 10 ** 9)            # a jackpot meter far from its wrap
-    led.meters.set("total_out", 5 * 10 ** 9 - 3)      # balance: out - jackpot stays START-like
+    # balance: out - jackpot stays START-like, and pays for jp_to_credit (START)
+    led.meters.set("total_out", M.wrap(5 * 10 ** 9 - 3 + START))
     led.meters.set("total_in", 5 * 10 ** 9 - 3)
     assert led.balance_check() == 0
     assert led.apply(T.pack(T.CREDIT, 2, T.SRC_BILL, 10000)) == R.OK
@@ -265,7 +272,8 @@ def test_readout_status_reconciles_across_a_wrap():
         vals[key] = int(v)
         assert 0 <= int(v) < ROLL
     led = rig.store.ledger
-    expect = (vals["total_in"] - vals["total_out"] + vals["won"] + vals["returned"]
+    expect = (vals["total_in"] - vals["total_out"] + vals["jp_to_credit"] + vals["won"]
+              + vals["returned"]
               - vals["wagered"] - vals["vig"]) % ROLL
     assert expect == led.table.credits == 2000    # $5 won paid, $5 stays on the pass line
 

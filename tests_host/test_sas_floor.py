@@ -112,6 +112,10 @@ def test_1b_levels_cancelled_credits_80_and_top_award_40():
     r = _handpay_1b(d)
     assert (r["level"], r["amount"], r["reset_id"]) == (0x80, 500, 0)
     assert st.reset(b.clock.now()) == 0
+    # the handpay queue (7.8.1): the entry leaves once 52 is acknowledged
+    assert _handpay_1b(d)["amount"] == 500
+    # 51 never went: 1B read the handpay first; 52 goes before the queue (2.2.1)
+    assert drain(d) == [0x52, 0x3C, 0x48]          # then options changed, the $5 bill
     assert _handpay_1b(d)["amount"] == 0
     # a win over the jackpot limit: the non-progressive top award, 40
     assert st.set_config(b.clock.now(), "jackpot_limit", "1") == 0

@@ -255,7 +255,9 @@ def test_handpay_exceptions_and_remote_reset(line):
     drain(host)
     with cab as d:
         cash_out_to_a_handpay(d)
-    assert drain(host) == [0x3C, 0x48, 0x51]          # options changed, $5 bill, handpay
+    # handpay pending first, a priority exception (2.2.1, 7.8.1); then options
+    # changed and the $5 bill from the queue
+    assert drain(host) == [0x51, 0x3C, 0x48]
     info = host.meter(0x1B, 20)
     assert unbcd(bytes(info[2:7])) == 500                      # $5 in cents
     r = raw(host, with_crc([ADDR, 0x94]), 5)

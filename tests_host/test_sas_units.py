@@ -243,7 +243,7 @@ def test_meter_table_reads_the_named_ledger_meters():
     from firmware.sas import meters as M
     from firmware.store.meters import index
     want = {
-        0x00: "# wagered vig - 4", 0x01: "# won returned jackpot 4", 0x02: "# jackpot - - 4",
+        0x00: "# wagered vig - 4", 0x02: "# jackpot - - 4",
         0x03: "# handpay_cc - - 4", 0x04: "# total_out - jackpot 4", 0x05: "# games - - 4",
         0x06: "# games_won - - 4", 0x07: "# games_lost - - 4", 0x08: "# coins_in - - 4",
         0x0A: "# coins_in - - 4", 0x0B: "# bills_in - - 4", 0x0D: "# tickets_in - - 5",
@@ -261,6 +261,9 @@ def test_meter_table_reads_the_named_ledger_meters():
         0xB8: "# aft_out - - 5", 0xB9: "# aft_out_n - - 4",
         M.DOOR_OPENS: "I door_opens - - 4", M.POWER_UPS: "I power_ups - - 4",
         M.BILL_DOLLARS: "D bills_in - - 4",
+        # coin out: paid to the credit meter at the roll, and jackpots reset to it (A8)
+        M.PAID_BY_MACHINE: "I won returned jackpot 4", M.JP_TO_CREDIT: "I jp_to_credit - - 4",
+        0x22: "# won returned - 4",                      # total won: each win once
     }
     how = {"#": 1, "D": 0x83, "I": 0x81}
     t = M.ROWS
@@ -276,8 +279,9 @@ def test_meter_table_reads_the_named_ledger_meters():
         elif code == 0x0C:
             assert row[0] == 5                           # the player's credits
         else:
-            assert code == 0x22 and row[0] == 4 and row[2:4] == b"\x01\x02", code  # out + jp
-    assert seen == set(want) | {0x0C, 0x22}
+            assert code == 0x01 and row[0] == 4, code    # coin out: the sum of two rows
+            assert row[2:4] == bytes((M.PAID_BY_MACHINE, M.JP_TO_CREDIT))
+    assert seen == set(want) | {0x0C, 0x01}
 
 
 def test_a_poll_is_answered_between_the_parts_of_a_redraw():

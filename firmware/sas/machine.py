@@ -22,6 +22,7 @@ from firmware.sas import info
 from firmware.sas import redeem
 from firmware.sas import ticket_data
 from firmware.sas import aft
+from firmware.sas import handpays
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store import ledger as L
@@ -39,6 +40,7 @@ _SENT_NONE = const(0)
 _SENT_QUEUE = const(1)
 _SENT_ROM = const(2)
 _SENT_OVERFLOW = const(3)
+_SENT_PRIORITY = const(4)
 _COUNTRY_US = const(0x37)   # Table C-5 bill acceptor country code
 # Table C-6 bill denomination codes: the dollar values in code order (00-09,
 # then 10 = $500; their exceptions: BILL_CODES)
@@ -57,6 +59,10 @@ _GAME_START = const(0x7E)
 _GAME_END = const(0x7F)
 _OVERFLOW = const(0x70)
 _BILL_OTHER = const(0x4F)   # bill accepted: a note with no code of its own
+
+# 51 handpay pending, 52 handpay was reset: with the handpay queue on, sent
+# as priority exceptions (firmware/sas/handpays.py), not queued
+_HANDPAY_CODES = b"\x51\x52"
 
 # bill accepted, by note in SAS bill denomination code order (Table C-6:
 # $1 2 5 10 20 25 50 100 200 250 500; _BILL_DOLLARS)
@@ -130,7 +136,7 @@ _BY_CMD = const(
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
     b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10"
-    b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12")
+    b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12\xa8\x13")
 
 # long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
 # count and cents; a type the cabinet never issues or takes answers zeros
@@ -184,6 +190,8 @@ class Sas:
         self.serial = version.serial(ctl.board)[:40].encode()   # long poll 54
         self.sas_id = version.sas_id().encode()                 # long poll 1F
         self.aft = aft.Aft(self)                                # long polls 72, 74
+        self.handpays = handpays.Handpays(self)                  # 51/52, 1B, A8
+        self.priority = 0                  # the priority exception sent, until acknowledged
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -233,6 +241,8 @@ class Sas:
                 continue
             i = 2 * code
             c = BY_EVENT[i] if i < len(BY_EVENT) else 0
+            if c in _HANDPAY_CODES and self.handpays.on():
+                c = 0       # priority exceptions of the handpay queue
             if c:
                 self.push(c, number)
                 if BY_EVENT[i + 1]:
@@ -254,6 +264,7 @@ class Sas:
             # next tick (0 = SAS off: every poll ignored)
             self.framer.id = self.ctl.store.ledger.config["sas_address"]
             self.feed()
+            self.handpays.update()
             if self.rom_check is not None:
                 sig = self.rom_check.step(_ROM_CHUNKS)
                 if sig is not None:     # done: the CRC, or -1 if the program could not be read
@@ -348,7 +359,11 @@ class Sas:
                 self._tag = _SENT_ROM
                 self.port.write(memoryview(o)[:self.tail(4)])
                 return
-            if self.full:
+            first = self.handpays.exception(self.ctl.clock.ticks_ms())
+            if first:
+                o[0] = self.priority = first
+                self._tag = _SENT_PRIORITY
+            elif self.full:
                 o[0] = _OVERFLOW
                 self._tag = _SENT_OVERFLOW
             elif self.size:
@@ -389,6 +404,8 @@ class Sas:
             self.rom_signature = -1
         elif sent == _SENT_OVERFLOW:
             self.full = False
+        elif sent == _SENT_PRIORITY:
+            self.handpays.acked(self.priority, self.ctl.clock.ticks_ms())
         elif sent == _SENT_QUEUE and self.size:
             self.pop()
 
@@ -466,22 +483,6 @@ class Sas:
         k = wire.put_bcd(o, k, mo * 1000000 + d * 10000 + y, 4)
         k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
         return self.tail(k)
-
-    def handpays(self, f, n):
-        """1B handpay information (7.8, legacy reporting: the current lockup)."""
-        led = self.ctl.store.ledger
-        o = self.reply
-        k = self.head(0x1B)
-        amount = led.lock_arg if led.lock in (L.LK_HANDPAY, L.LK_JACKPOT) else 0
-        o[k] = 0                                 # progressive group
-        # level (7.8): 80 cancelled credits, 40 non-progressive top award
-        o[k + 1] = (0x80 if led.lock == L.LK_HANDPAY else 0x40) if amount else 0
-        k = wire.put_bcd(o, k + 2, amount, 5)
-        k = wire.put_bcd(o, k, 0, 2)             # partial pay
-        o[k] = 0                                 # reset ID: standard handpay
-        for i in range(10):
-            o[k + 1 + i] = 0
-        return self.tail(k + 11)
 
     def select(self, f, n):
         """2F (1-byte meter codes, each at Table C-7's size) and 6F/AF (2-byte
@@ -582,6 +583,6 @@ class Sas:
 
 # the long-poll handlers in the order of their numbers in _BY_CMD (from 1)
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
-             Sas.clock, Sas.handpays, Sas.select, Sas.ticket, Sas.waiting, info.features,
+             Sas.clock, handpays.info, Sas.select, Sas.ticket, Sas.waiting, info.features,
              info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters,
-             ticket_data.answer, aft.answer)
+             ticket_data.answer, aft.answer, handpays.reset_method)

@@ -5,12 +5,15 @@ SAS credit is a cent, so every meter the host reads is exact, and tickets,
 cancelled credits and the drop reconcile to the cent (the ledger counts
 cents). Meters SAS keeps "in cents" are the same numbers.
 
-Mapping (the cabinet's balance `credits = total_in - total_out + won +
-returned - wagered - vig` becomes SAS's `credits = drop - cancelled + coin
+Mapping (the cabinet's balance `credits = total_in - total_out +
+jp_to_credit + won + returned - wagered - vig` becomes SAS's `credits = drop - cancelled + coin
 out - coin in`, every SAS meter only ever going up):
   coin in   = wagered + vig (the commission is played money)
-  coin out  = won + returned - jackpot (stake included; a jackpot handpay is
-              paid by the attendant, so it is in jackpot, not coin out)
+  coin out  = won + returned - jackpot + jackpots reset to the credit meter
+              (stake included; a jackpot handpay is paid by the attendant,
+              so it is in jackpot, not coin out, unless the host had it reset
+              to the credit meter, A8: then the machine paid it, and it is
+              in both: jackpot counts every jackpot lockup)
   cancelled = total_out - jackpot (tickets out, handpaid cancelled credits,
               AFT transfers to the host)
   drop      = total_in (bills, coins, tickets in, AFT transfers in)
@@ -47,7 +50,7 @@ def _rows():
     of work on an RP2040; an answer must start within 20 ms)."""
     spec = (
         (0x00, _COUNT, 4, "wagered vig"),                 # coin in
-        (0x01, _COUNT, 4, "won returned -jackpot"),       # coin out
+        (0x01, _SUM, 4, (PAID_BY_MACHINE, JP_TO_CREDIT)),  # coin out
         (0x02, _COUNT, 4, "jackpot"),
         (0x03, _COUNT, 4, "handpay_cc"),                  # hand paid cancelled credits
         (0x04, _COUNT, 4, "total_out -jackpot"),          # cancelled credits
@@ -65,7 +68,7 @@ def _rows():
         (0x15, _COUNT, 4, "tickets_in"),                  # total ticket in
         (0x16, _COUNT, 4, "tickets_out"),                 # total ticket out
         (0x1F, _COUNT, 4, "jackpot"),                     # attendant paid paytable win
-        (0x22, _SUM, 4, (0x01, 0x02)),                    # total won: coin out + jackpot
+        (0x22, _COUNT, 4, "won returned"),                # total won: coin out + jackpot, each once
         (0x23, _COUNT, 4, "handpay_cc jackpot"),          # total hand paid
         (0x24, _COUNT, 4, "total_in"),                    # total drop
         (0x25, _COUNT, 4, "games_power"),
@@ -97,6 +100,8 @@ def _rows():
         (DOOR_OPENS, _COUNT | _INTERNAL, 4, "door_opens"),
         (POWER_UPS, _COUNT | _INTERNAL, 4, "power_ups"),
         (BILL_DOLLARS, _DOLLARS | _INTERNAL, 4, "bills_in"),
+        (PAID_BY_MACHINE, _COUNT | _INTERNAL, 4, "won returned -jackpot"),
+        (JP_TO_CREDIT, _COUNT | _INTERNAL, 4, "jp_to_credit"),
     )
     out = bytearray(6 * len(spec))
     at = bytearray(256)
@@ -123,6 +128,8 @@ def _rows():
 DOOR_OPENS = const(0xF0)
 POWER_UPS = const(0xF1)
 BILL_DOLLARS = const(0xF2)
+PAID_BY_MACHINE = const(0xF3)   # wins and stakes paid to the credit meter at the roll
+JP_TO_CREDIT = const(0xF4)      # jackpots reset to the credit meter (SAS A8)
 
 ROWS, _AT = _rows()
 

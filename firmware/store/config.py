@@ -48,6 +48,9 @@ CONFIG = (
     # the house's number for this machine, which an AFT transfer must name
     # (SAS 74, 72, 7B); 0 = none: AFT transfers are refused (firmware/sas/SAS.md)
     ("asset_number", 0, 0, 0xFFFFFFFF, False),
+    # SAS handpays: 1 the handpay queue (51 again every 15 s until the host
+    # reads 1B), 0 legacy reporting for hosts that never read 1B (SAS 7.8.2)
+    ("handpay_queue", 1, 0, 1, False),
 )
 
 NEVER_EXPIRES = 9999    # ticket_expiry: the ticket never expires (SAS 7B's 9999)

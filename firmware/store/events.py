@@ -60,9 +60,13 @@ TICKET_INSERTED = const(45)  # a ticket waits in escrow for the host (arg: 0)
 TICKET_IN_DONE = const(46)   # it was credited (arg: cents) or given back (arg: 0)
 SAFE_BOOT = const(47)        # the REPL opened by safe boot, logic door open (arg: 1 flag, 2 buttons)
 AFT_DONE = const(48)         # an AFT transfer to or from the credit meter (arg: cents)
+# the SAS handpay queue (firmware/sas/handpays.py); arg: the handpay's event number
+HANDPAY_READ = const(49)     # the host read it (long poll 1B)
+HANDPAY_CLOSED = const(50)   # the host acknowledged its reset (exception 52)
+RESET_METHOD = const(51)     # SAS A8: the jackpot's reset (arg 1: to the credit meter, 0: by hand)
 
 
-COUNT = const(49)  # codes 0..AFT_DONE; len(NAMES)
+COUNT = const(52)  # codes 0..RESET_METHOD; len(NAMES)
 
 # FAULT_RESTART's arg: what kind of exception it was
 FAULT_OTHER = const(0)
@@ -82,6 +86,7 @@ NAMES = (
     "clock set", "clock NOT SET", "bill returned", "flash sector worn", "fault restart",
     "action refused", "bill in doubt", "pulses dropped",
     "ticket inserted", "ticket in done", "safe boot, REPL open", "AFT transfer",
+    "handpay read by host", "handpay closed", "jackpot reset method",
 )
 
 

@@ -41,6 +41,7 @@ LOGIC_DOOR = const(4)   # logic area door open
 CASHBOX_DOOR = const(8) # cash box door open
 NEED_PIN = const(16)    # after a RAM clear: play locked until a PIN is set
 BILL_DOUBT = const(32)  # the validator faulted holding the note in escrow
+TO_CREDIT = const(64)   # SAS A8: the jackpot lockup's reset puts the win on the credit meter
 SET_PIN = "SET NEW PIN"
 DISABLED = "DISABLED"
 AFT_LOCKED = "PLEASE WAIT"  # the SAS host holds play for a transfer (AFT lock, 74)
@@ -113,6 +114,12 @@ class Ledger:
             return AFT_LOCKED
         return self.held
 
+    def to_credit_ok(self):
+        """A jackpot lockup whose win may go to the credit meter (SAS 14.1):
+        it would stay within the credit limit."""
+        return self.lock == LK_JACKPOT and \
+            self.table.credits + self.lock_arg <= self.config["credit_limit"] * 100
+
     def doors_open(self):
         """Any door open (main, logic area, cash box): play is suspended."""
         return self.door_open or bool(self.host & (LOGIC_DOOR | CASHBOX_DOOR))
@@ -127,7 +134,7 @@ class Ledger:
         Modulo the meters' width: once one of them rolled over the sum only
         holds that way (credits stay below ROLLOVER)."""
         m = self.meters
-        expect = (m.get("total_in") - m.get("total_out") + m.get("won")
+        expect = (m.get("total_in") - m.get("total_out") + m.get("jp_to_credit") + m.get("won")
                   + m.get("returned") - m.get("wagered") - m.get("vig"))
         return wrap(self.table.credits - expect)
 
@@ -453,6 +460,12 @@ class Ledger:
         if self.ticket or self.host & BILL_DOUBT:
             return R.LOCKED  # a ticket or a note in doubt is settled first (attend.py)
         was = self.lock
+        if was == LK_JACKPOT and self.host & TO_CREDIT and self.to_credit_ok():
+            # reset to the credit meter (SAS 14): the jackpot stays metered
+            # as one, and the machine, not the attendant, pays it
+            self.table.credits += self.lock_arg
+            self.meters.add("jp_to_credit", self.lock_arg)
+        self.host &= ~TO_CREDIT
         self.lock = LK_NONE
         self.lock_arg = 0
         self.cocked_run = 0
@@ -513,6 +526,10 @@ class Ledger:
             m.add("action_faults")
         elif code in _FAULT_EVENTS:     # a fault under another lock
             m.add("dev_faults")
+        elif code == E.RESET_METHOD:    # SAS A8: arg 1 = to the credit meter
+            if arg > 1 or (arg and not self.to_credit_ok()):
+                return R.LOCKED
+            self.host = self.host | TO_CREDIT if arg else self.host & ~TO_CREDIT
         elif code == E.PULSES_DROPPED:  # arg: pulses << 1 | source
             self.pulses[arg & 1] = 0
         elif not 0 < code < E.COUNT:

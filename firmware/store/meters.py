@@ -68,6 +68,7 @@ _LATER = (
     "aft_in_n      AFT in #        c"
     "aft_out       AFT out         m"
     "aft_out_n     AFT out #       c"
+    "jp_to_credit  Jackpot->creditsm"
 )
 BILLS_BASE = len(_BASE) // ROW
 BET_BASE = BILLS_BASE + len(BILL_DENOMS)
