@@ -34,10 +34,11 @@ class Clock:
         self._base_t = time.ticks_ms()
 
     def attach_rtc(self, rtc):
-        """Reads the RTC once (boot); an RTC that does not answer or lost its
-        time leaves the clock not valid."""
+        """Sets the RTC up and reads it once (boot); an RTC that does not
+        answer or lost its time leaves the clock not valid."""
         self.rtc = rtc
         try:
+            rtc.start()
             tm = rtc.read()
         except OSError:
             tm = None

@@ -3,12 +3,16 @@
 Registers 0-6 hold seconds, minutes, hours, weekday, date, month (bit 7 =
 century) and year in BCD; status register 0x0F bit 7 (OSF) is set when the
 oscillator stopped: the time was never set or the backup battery ran out,
-so it is not valid. Writing the time clears OSF. 24-hour mode is written;
-12-hour mode is read too.
+so it is not valid. Writing the time clears OSF. Control register 0x0E
+bit 7 (EOSC) set stops the oscillator whenever the chip runs on its backup
+battery: the time would stop at every power cut, so start() clears it.
+24-hour mode is written; 12-hour mode is read too.
 """
 from micropython import const
 
 ADDR = const(0x68)
+_CONTROL = const(0x0E)
+_EOSC = const(0x80)
 _STATUS = const(0x0F)
 _OSF = const(0x80)
 
@@ -27,6 +31,16 @@ class DS3231:
         self.addr = addr
         self._r = bytearray(7)
         self._s = bytearray(1)
+
+    def start(self):
+        """Set-up: the oscillator keeps running on the backup battery (EOSC
+        cleared, the other control bits kept). OSError if the chip does
+        not answer."""
+        s = self._s
+        self.i2c.readfrom_mem_into(self.addr, _CONTROL, s)
+        if s[0] & _EOSC:
+            s[0] &= ~_EOSC & 0xFF
+            self.i2c.writeto_mem(self.addr, _CONTROL, s)
 
     def read(self):
         """(year, month, day, hour, minute, second), or None when the

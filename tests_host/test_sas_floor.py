@@ -292,3 +292,16 @@ def test_07_disables_and_06_enables_the_bill_acceptor_across_a_power_cut():
     assert not b2.money.inhibited and b2.insert_bill(5)
     d2.run(2000)
     assert d2.ctl.store.ledger.table.credits == 500
+
+
+def test_tickets_print_the_time_the_host_set_with_no_zone():
+    """7F sets the casino's local time: a ticket prints it as set, not
+    labelled UTC (it is not)."""
+    b, d = synced(seed=24)
+    date, tm = bcd(3152030, 4), bcd(94500, 3)        # 03/15/2030 09:45:00
+    assert ask(d, with_crc([ADDR, 0x7F] + list(date) + list(tm))) == {"ack": True}
+    d.bill(5)
+    d.press("CASHOUT")
+    d.run(1500)
+    lines = b.printer.tickets[-1]
+    assert "2030-03-15 09:45" in lines and not any("UTC" in x for x in lines), lines

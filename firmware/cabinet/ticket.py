@@ -12,7 +12,9 @@ from firmware.store.config import NEVER_EXPIRES, TICKET_LINES
 
 
 def civil(t):
-    """Unix seconds -> 'YYYY-MM-DD HH:MM' (UTC)."""
+    """Clock seconds -> 'YYYY-MM-DD HH:MM': the time as the clock was set
+    (by the SAS host, 7F, its local time; or by the technician), with no
+    zone, which the cabinet cannot know."""
     return "%04d-%02d-%02d %02d:%02d" % timefmt.civil(t)[:5]
 
 
@@ -39,7 +41,7 @@ def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     # the voucher is for the cents themselves (credits are cents)
     out += ["%s CASHOUT VOUCHER" % version.NAME,
             "STATION %s" % cfg["station"],
-            civil(now) + " UTC" if clock_ok else "TIME NOT SET",
+            civil(now) if clock_ok else "TIME NOT SET",
             "AMOUNT $" + fmt(amount),
             "VALIDATION %018d" % number,
             expiry(cfg)]
