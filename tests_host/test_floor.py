@@ -133,7 +133,7 @@ def test_clock_set_from_the_menu_needs_pin_and_is_logged():
     d.enter("Clock (PIN)")
     assert "ENTER PIN" in d.text()
     d.pin(TECH_PIN)
-    assert "SET CLOCK" in d.text()
+    assert "SET CLOCK" in d.text() and "UTC" not in d.text()   # local time, as SAS 7F sets it
     old = b.clock.now()
     y = timefmt.civil(old)[0]
     d.press(B.BET_UP, B.BET_UP)                       # year + 2

@@ -215,7 +215,8 @@ def read_digest(link, timeout=60.0):
         time.sleep(0.02)
 
 
-def utc(t):
+def civil(t):
+    """The cabinet's seconds since 1970 as the date and time it shows (no zone: local as set)."""
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
 
 
@@ -227,7 +228,7 @@ def print_table(report, out):
         w("  %-10s %s\n" % (k, ident.get(k, "")))
     w("  %-10s %s (host clock, UTC)\n" % ("read at", report["timestamp"]))
     if "time" in ident:
-        w("  %-10s %s UTC\n" % ("cabinet", utc(int(ident["time"]))))
+        w("  %-10s %s\n" % ("cabinet", civil(int(ident["time"]))))
     if report.get("digest"):
         w("  %-10s %s\n" % ("SHA-256", report["digest"]))
     st = report.get("status") or {}
@@ -241,8 +242,8 @@ def print_table(report, out):
             w("\n  [%s]\n" % group)
         w("  %-18s %-16s %12d\n" % (m["key"], m["label"], m["value"]))
     for g in report.get("recall", ()):
-        w("\nRECALL game #%d  %s UTC  dice %d+%d  point %s -> %s  credits %d -> %d  "
-          "re-rolls %d%s\n" % (g["game"], utc(g["time"]), g["dice"][0], g["dice"][1],
+        w("\nRECALL game #%d  %s  dice %d+%d  point %s -> %s  credits %d -> %d  "
+          "re-rolls %d%s\n" % (g["game"], civil(g["time"]), g["dice"][0], g["dice"][1],
                                g["point_before"] or "off", g["point_after"] or "off",
                                g["credits_before"], g["credits_after"], g["rerolls"],
                                "  VOIDED" if g["voided"] else ""))
@@ -255,7 +256,7 @@ def print_table(report, out):
     if report.get("events") is not None:
         w("\nEVENTS (newest first)\n")
         for e in report["events"]:
-            w("  #%-6d %s  %-18s %s\n" % (e["number"], utc(e["time"]), e["name"], e["detail"]))
+            w("  #%-6d %s  %-18s %s\n" % (e["number"], civil(e["time"]), e["name"], e["detail"]))
 
 
 def print_csv(report, out):

@@ -381,7 +381,7 @@ class ClockScreen(Screen):
     def body(self):
         valid = getattr(self.m.board.clock, "valid", True)
         now = T.civil(self.m.now())[:5]
-        return ["SET CLOCK (UTC)", "now" + ("" if valid else " NOT SET"), _short(now),
+        return ["SET CLOCK", "now" + ("" if valid else " NOT SET"), _short(now),
                 "new", _short(self.v), "> " + self._NAMES[self.f], "UP/DN NEXT ROLL"]
 
 

@@ -122,7 +122,7 @@ def ticket_lines(store, identity, title, now):
     out = [title]
     for k, v in identity_items(store, identity):
         out.append("%s %s" % (k, v))
-    out.append("time %s UTC" % T.stamp(now))
+    out.append("time %s" % T.stamp(now))
     m = store.ledger.meters
     for i in range(M.COUNT):
         key, label, group = M.METERS[i]
