@@ -61,17 +61,20 @@ class AftLog:
         return -1
 
     def pieces(self):
-        return [struct.pack(_HEAD, self.total), self.ring]
+        # only the entries used: a cabinet without AFT keeps 4 bytes, not 644
+        used = min(self.total, HISTORY) * _SIZE
+        return [struct.pack(_HEAD, self.total), self.ring[:used]]
 
     def load(self, data):
-        if len(data) != 4 + len(self.ring):
+        if len(data) < 4:
             return False
-        self.total = struct.unpack_from(_HEAD, data, 0)[0]
-        self.ring[:] = data[4:]
+        total = struct.unpack_from(_HEAD, data, 0)[0]
+        used = min(total, HISTORY) * _SIZE
+        if len(data) != 4 + used:
+            return False
+        self.total = total
+        self.ring[:used] = data[4:]
         return True
-
-
-SNAPSHOT_SIZE = 4 + HISTORY * _SIZE
 
 
 def apply(led, time, f, tid):

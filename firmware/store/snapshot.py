@@ -12,7 +12,6 @@ from micropython import const
 from firmware.rules import reasons as R
 from firmware.rules.table import Table
 from firmware.store import config as C
-from firmware.store import aft
 
 VERSION = const(2)
 OLD_FORMAT = const(1)   # the release that counted whole dollars: refused
@@ -147,7 +146,7 @@ def _load(led, rd):
     seat = tin + struct.calcsize(_MISC_SEAT)
     if len(misc) >= seat:
         led.round, led.tid, led.turn = struct.unpack_from(_MISC_SEAT, misc, tin)
-    if len(misc) == seat + aft.SNAPSHOT_SIZE:
+    if len(misc) > seat:
         if not led.aft.load(misc[seat:]):
             return _BAD
     elif len(misc) not in (base, flight, sas, esc, tkt, tin, seat):
