@@ -146,7 +146,6 @@ export class SasHost {
         this.slow.push([this.pico.simMs, (this.now() - this.endNs) / MS, this.frame.cmd ?? this.frame.kind]);
       }
       this.rawTimes.push(this.now() - this.endNs - (this.pico.modelNs - this.model0));
-      if (this.frame.kind === 'other') this.wrong.push('answered a poll to another address');
     } else if (this.state === 'idle') {
       this.unsolicited = true; // a chirp, or wrong (answerEnded says which)
       this.state = 'answer';
@@ -186,10 +185,12 @@ export class SasHost {
     const unsolicited = this.unsolicited;
     this.unsolicited = false;
     this.answer = null;
-    if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind === 'long')) {
+    // a lone address byte is a chirp, also when it falls on a poll to another
+    // address (the session's fake clock can put 5 s between two loop passes)
+    if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind !== 'general')) {
       this.chirps++;
       if (!unsolicited) { // not the poll's answer: its time does not count
-        this.unanswered++;
+        if (f.kind === 'long') this.unanswered++;
         this.times.pop();
         this.rawTimes.pop();
       }
@@ -197,6 +198,10 @@ export class SasHost {
     }
     if (unsolicited) {
       this.wrong.push('a byte while nothing was polled');
+      return;
+    }
+    if (f.kind === 'other') {
+      this.wrong.push('answered a poll to another address');
       return;
     }
     if (f.kind === 'general' && a.length !== 1) this.wrong.push(`general poll: ${a.length} bytes`);
