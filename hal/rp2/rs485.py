@@ -37,7 +37,7 @@ class _PioLine:
 
     def __init__(self):
         from hal.rp2.sas_pio import PioSas
-        self._line = PioSas(0, STATION_TX, STATION_RX, 2, BAUD)
+        self._line = PioSas(0, STATION_TX, STATION_RX, 2, BAUD, hard=True)
         self._wake = bytearray(0)
 
     def read(self, buf):

@@ -9,7 +9,7 @@ loop is busy for a few ms (an rp2 flash erase stops everything for tens of
 ms: a message cut that way fails its CRC and the host polls again).
 """
 import rp2
-from machine import Pin
+from machine import Pin, disable_irq, enable_irq
 from micropython import const
 
 _BAUD = const(19200)
@@ -51,9 +51,13 @@ def _rx9():
 class PioSas:
     """Board contract `sas`: read(buf, wake) -> n, write(data) -> n."""
 
-    def __init__(self, pio, tx_pin, rx_pin, sm=0, baud=_BAUD):
-        # sm, baud: the bill validator's 8E1 line runs on the same programs
-        # (hal/rp2/id003_port.py; a PIO loads a program once for all its SMs)
+    def __init__(self, pio, tx_pin, rx_pin, sm=0, baud=_BAUD, hard=False):
+        # sm, baud: the bill validator's 8E1 line and the table link run on
+        # the same programs (hal/rp2/id003_port.py, hal/rp2/rs485.py; a PIO
+        # loads a program once for all its SMs). hard: the receive FIFO
+        # (4 words) is drained from the interrupt itself, as the table link's
+        # 115,200 baud needs: a scheduled handler waits for the main loop,
+        # which a display transfer holds for ~10 ms (40 words at that rate).
         freq = 8 * baud
         rx = Pin(rx_pin, Pin.IN, Pin.PULL_UP)
         self._tx = rp2.StateMachine(pio * 4 + sm, _tx9, freq=freq, sideset_base=Pin(tx_pin),
@@ -63,14 +67,15 @@ class PioSas:
         self._head = 0
         self._n = 0
         self.overruns = 0
-        self._rx.irq(self._drain)
+        self._rx.irq(self._drain, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
 
     def _drain(self, sm):
-        # no allocation: words go straight into the ring
+        # no allocation (it may run as a hard interrupt): words go straight
+        # into the ring, shifted in get() so no 32-bit integer is made
         while sm.rx_fifo():
-            w = sm.get() >> 23                # 9 bits at the top of the ISR
+            w = sm.get(None, 23)              # 9 bits at the top of the ISR
             if self._n == _RING:
                 self.overruns += 1
                 continue
@@ -82,15 +87,21 @@ class PioSas:
     def read(self, buf, wake):
         if not self._n and not self._rx.rx_fifo():
             return 0  # the common case: the main loop asks after each of its parts
-        self._drain(self._rx)
-        n = 0
-        while self._n and n < len(buf):
-            i = 2 * self._head
-            buf[n] = self._ring[i]
-            wake[n] = self._ring[i + 1]
-            self._head = (self._head + 1) % _RING
-            self._n -= 1
-            n += 1
+        # the handler may be a hard interrupt: the ring's count is not
+        # changed under it (a few microseconds with interrupts off)
+        state = disable_irq()
+        try:
+            self._drain(self._rx)
+            n = 0
+            while self._n and n < len(buf):
+                i = 2 * self._head
+                buf[n] = self._ring[i]
+                wake[n] = self._ring[i + 1]
+                self._head = (self._head + 1) % _RING
+                self._n -= 1
+                n += 1
+        finally:
+            enable_irq(state)
         return n
 
     def write(self, data):

@@ -1,0 +1,68 @@
+// A table on emulated silicon: the release image on two rp2040js chips, one a dome
+// (table.cfg "dome ..."), one a player station ("station 1"), their table links joined
+// through the RS-485 model of rs485.mjs. One round end to end: a bill and a bet at the
+// station, the dome's shaker and dice, the same dice in the station's recall.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BUTTON } from './board.mjs';
+import { cabinet, missing, ROOT } from './harness.mjs';
+import { DomeBoard, Rs485, StationBoard } from './rs485.mjs';
+
+const why = missing();
+const OUT = path.join(ROOT, 'build', 'emu');
+
+describe('a table on two emulated Picos', { skip: why ?? false }, () => {
+  let dome;
+  let station;
+  let table;
+  const stationText = () => station.screen().join('\n');
+  const domeText = () => dome.screen().join('\n');
+
+  before(async () => {
+    dome = await cabinet({
+      files: { 'table.cfg': 'dome window_s=3 result_s=2 shake_ms=800 settle_ms=300\n' },
+      board: new DomeBoard({ seed: 3 }),
+    });
+    station = await cabinet({ files: { 'table.cfg': 'station 1\n' }, board: new StationBoard({ seed: 4 }) });
+    table = new Rs485();
+    table.add('dome', dome);
+    table.add('station 1', station);
+  });
+  after(() => {
+    if (dome) dome.savePNG(path.join(OUT, 'table-dome.png'));
+    if (station) station.savePNG(path.join(OUT, 'table-station.png'));
+  });
+
+  it('each chip runs its role from table.cfg', async () => {
+    // the dome probes an address off line once a second; a new station's first
+    // seconds go to erasing ahead (interrupts off), when frames to it are lost
+    for (let i = 0; i < 30 && !/SEATS 1/.test(domeText()); i++) await table.run(500);
+    assert.equal(dome.traceback(), null);
+    assert.equal(station.traceback(), null);
+    assert.match(domeText(), /DOME ROUND 1/);
+    assert.match(domeText(), /SEATS 1\.\.\.\.\.\.\./); // the station answers the dome
+  });
+
+  it('plays one round: the station bets, the dome shakes, both have the same dice', async () => {
+    dome.board.queueRoll([2, 5]);
+    assert.ok(await station.board.insert(20));
+    await table.run(3000);
+    assert.equal((await station.status()).credits, '2000');
+    station.board.held |= 1 << BUTTON.BET_UP;
+    await table.run(150);
+    station.board.held &= ~(1 << BUTTON.BET_UP);
+    await table.run(5000);
+    for (let i = 0; i < 60 && !/LAST 2\+5=7/.test(domeText()); i++) await table.run(500);
+    assert.match(domeText(), /LAST 2\+5=7/);
+    assert.deepEqual(dome.board.rolls, [[2, 5]]); // the dome's own dice
+    await table.run(1000);
+    const st = await station.status();
+    assert.equal(st.critical, '0');
+    assert.equal(st.credits, '2100'); // $1 on the pass line won on the natural 7
+    const r = await station.request('RECALL 0');
+    assert.ok(r.lines.includes('dice=2 5'), r.lines.join('|'));
+    assert.ok(r.lines.includes('game=1'), r.lines.join('|')); // the table's round number
+    assert.equal(station.board.rolls.length, 0); // the station's shaker never ran
+  });
+});
