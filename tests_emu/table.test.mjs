@@ -52,17 +52,24 @@ describe('a table on two emulated Picos', { skip: why ?? false }, () => {
     station.board.held |= 1 << BUTTON.BET_UP;
     await table.run(150);
     station.board.held &= ~(1 << BUTTON.BET_UP);
-    await table.run(5000);
+    assert.equal((await station.status()).credits, '1900', stationText()); // $1 on the pass line
+    assert.match(stationText(), /ON 1\.00/);
     for (let i = 0; i < 60 && !/LAST 2\+5=7/.test(domeText()); i++) await table.run(500);
     assert.match(domeText(), /LAST 2\+5=7/);
     assert.deepEqual(dome.board.rolls, [[2, 5]]); // the dome's own dice
     await table.run(1000);
     const st = await station.status();
     assert.equal(st.critical, '0');
-    assert.equal(st.credits, '2100'); // $1 on the pass line won on the natural 7
+    // the natural 7 wins: the $1 won is paid to the credits, the stake stays on the pass
+    // line for the next come-out (as on the stand-alone cabinet, game.test.mjs)
+    assert.equal(st.credits, '2000', stationText());
+    assert.equal(st.games, '1', JSON.stringify(st));
+    assert.match(stationText(), /ON 1\.00/);
     const r = await station.request('RECALL 0');
-    assert.ok(r.lines.includes('dice=2 5'), r.lines.join('|'));
-    assert.ok(r.lines.includes('game=1'), r.lines.join('|')); // the table's round number
+    const recall = r.lines.join('|');
+    assert.ok(r.lines.includes('dice=2 5'), recall);
+    assert.ok(r.lines.includes('game=1'), recall); // the table's round number
+    assert.ok(r.lines.includes('credits_before=1900') && r.lines.includes('credits_after=2000'), recall);
     assert.equal(station.board.rolls.length, 0); // the station's shaker never ran
   });
 });
