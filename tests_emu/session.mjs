@@ -10,21 +10,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './harness.mjs';
+import { DomePeer, StationPeers } from './linkpeer.mjs';
 import { WALL_MS } from './pico.mjs';
+import { DomeBoard, StationBoard } from './rs485.mjs';
+import { SasHost } from './sashost.mjs';
 
 export const HEAP_BUDGET = 150 * 1024; // bytes free the release image must keep with SAS
+// bytes free a table's dome and station (SAS polled) must keep at roll 1,000 (issue 21)
+export const TABLE_HEAP_BUDGET = 100 * 1024;
 
 /** The session script with its parameters filled in. */
-export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345 }) {
+export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345, role = 'cabinet' }) {
   return fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
     .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed))
-    .replace('@CHECK@', String(check)).replace('@SEED@', String(seed));
+    .replace('@CHECK@', String(check)).replace('@SEED@', String(seed)).replace('@ROLE@', role);
 }
 
 /**
- * Run the session on `pico` (raw REPL entered, board with `host` attached). Resolves to
- * { figures: {key: value string}, lines: decorated output lines, host: host.stats() }.
- * echo(line) sees each decorated line as it comes.
+ * Run the session on `pico` (raw REPL entered, board with `host` attached; null: no SAS host, a
+ * dome). opts.role: 'cabinet', 'dome' or 'station', with opts.peer the other end of its table
+ * link (linkpeer.mjs, attached). Resolves to { figures: {key: value string}, lines: decorated
+ * output lines, host: host.stats(), peer: peer.stats() }. echo(line) sees each decorated line.
  */
 export async function runSession(pico, host, opts, echo = () => {}) {
   const figures = {};
@@ -37,7 +43,7 @@ export async function runSession(pico, host, opts, echo = () => {}) {
     const [, key, value] = m;
     if (key === 'begin') {
       mark = { sim: pico.simMs, model: pico.modelNs };
-      if (value === 'screen_build') host.stop(); // the session is over: its polls with it
+      if (value === 'screen_build') host?.stop(); // the session is over: its polls with it
       return;
     }
     figures[key] = value;
@@ -51,7 +57,8 @@ export async function runSession(pico, host, opts, echo = () => {}) {
     lines.push(out);
     echo(out);
   };
-  host.start();
+  host?.start();
+  opts.peer?.start();
   const r = await pico.exec(sessionCode(opts), {
     wallMs: WALL_MS * 8,
     onOutput: (s) => {
@@ -63,9 +70,32 @@ export async function runSession(pico, host, opts, echo = () => {}) {
       }
     },
   });
-  host.stop();
+  host?.stop();
+  opts.peer?.stop();
   if (r.err || r.reset) throw new Error(`session failed: ${r.err || 'chip reset'}`);
-  return { figures, lines, host: host.stats() };
+  return { figures, lines, host: host?.stats() ?? null, peer: opts.peer?.stats() ?? null };
+}
+
+/**
+ * A table role's board on `pico` (before it boots): a dome with `seats` stations played by node
+ * on its link, or station 1 with node as its dome and a SAS host on its SAS line. Returns
+ * { host (null for a dome), peer } for runSession.
+ */
+export function attachTable(pico, role, { seed = 1, seats = 8 } = {}) {
+  if (role === 'dome') {
+    const board = new DomeBoard({});
+    const peer = new StationPeers({ seats });
+    board.link = peer;
+    board.attach(pico);
+    peer.attach(pico, board);
+    return { host: null, peer };
+  }
+  const host = new SasHost();
+  const board = new StationBoard({ sasHost: host });
+  const peer = new DomePeer({ seed });
+  board.attach(pico);
+  peer.attach(pico, board);
+  return { host, peer };
 }
 
 /** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET and no fall. */
@@ -73,12 +103,13 @@ export async function runSession(pico, host, opts, echo = () => {}) {
 // (firmware/store/recall.py CAPACITY): before that, less free heap is the recall filling.
 export const RECALL_FULL = 100;
 
-export function heapGuard(figures, check, rolls) {
+// budget: the floor; growth: whether a fall after roll `check` fails it (the cabinet's guard)
+export function heapGuard(figures, check, rolls, { budget = HEAP_BUDGET, growth = true } = {}) {
   const atCheck = Number(figures[`free_roll_${check}`]);
   const atEnd = Number(figures[`free_roll_${rolls}`]);
   const problems = [];
-  if (!(atCheck >= HEAP_BUDGET)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${HEAP_BUDGET} B`);
-  if (!(atEnd >= HEAP_BUDGET)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${HEAP_BUDGET} B`);
-  if (check >= RECALL_FULL && atEnd < atCheck) problems.push(`heap grew from roll ${check} to ${rolls}: ${atCheck} -> ${atEnd} B free`);
+  if (!(atCheck >= budget)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${budget} B`);
+  if (!(atEnd >= budget)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${budget} B`);
+  if (growth && check >= RECALL_FULL && atEnd < atCheck) problems.push(`heap grew from roll ${check} to ${rolls}: ${atCheck} -> ${atEnd} B free`);
   return { atCheck, atEnd, problems };
 }

@@ -168,16 +168,19 @@ def rp2_full_journal(root, out):
 
 def rp2_main(root, argv):
     """tools/bench firmware --rp2 [--rolls N] [--check C] [--seed S] [--rounds R]
-    [--variant frozen|mpy]: the figures on the real MicroPython rp2 port in the emulated Pico,
+    [--variant frozen|mpy] [--role dome|station]: the figures on the real MicroPython rp2 port
+    in the emulated Pico,
     real-chip estimates (tests_emu/chiptime.mjs). The frozen release image is the guarded one:
     its heap session runs with a SAS host polling (>= 150 KB free at roll C and at roll N, no
     growth), and the chip budgets are judged on it (tools/bench_rp2.mjs); the .mpy build's
-    figures are informative. Exit status 1 when a budget or the guard is missed."""
+    figures are informative. --role: only the heap session, in that table role (>= 100 KB free
+    at roll C and N). Exit status 1 when a budget or the guard is missed."""
     import os
     import subprocess
     import tempfile
     rolls, timed, check, seed, rounds = "1000", "5", None, "12345", "3"
     variants = ("frozen", "mpy")
+    role = None
     i = 0
     while i < len(argv):
         if argv[i] == "--rolls":
@@ -192,6 +195,8 @@ def rp2_main(root, argv):
             rounds = argv[i + 1]
         elif argv[i] == "--variant":
             variants = (argv[i + 1],)
+        elif argv[i] == "--role" and i + 1 < len(argv) and argv[i + 1] in ("dome", "station"):
+            role = argv[i + 1]
         else:
             print(rp2_main.__doc__)
             return 2
@@ -218,7 +223,9 @@ def rp2_main(root, argv):
                    "--uf2", os.path.join(root, "build", "rp2", "cabinet-rp2-%s.uf2" % v),
                    "--fs-image", img, "--rolls", rolls, "--timed", timed, "--check", check,
                    "--seed", seed]
-            if v == "frozen":
+            if role:
+                cmd += ["--role", role]
+            elif v == "frozen":
                 full = os.path.join(tmp, "journal-full.bin")
                 print("== a full journal region for the boot figure: %s" % rp2_full_journal(root, full),
                       flush=True)

@@ -13,16 +13,20 @@
 //   --rounds R          the release running main.py at the default bet timer with a SAS host:
 //                       CPU busy over each of R rounds, watchdog feed gaps, SAS answer times on
 //                       the wire, then a read-out and a cashout ticket
+//   --role dome|station the heap session in that table role instead (node plays the other end
+//                       of the table link, tests_emu/linkpeer.mjs; a SAS host polls a station):
+//                       free heap after boot, at roll --check C and at roll N, >= 100 KB
+//                       (issue 21); nothing else runs
 // With --budgets the four chip budgets are judged (issue 24): a missed one, a CRITICAL boot, a
 // wrong SAS answer or a failed heap guard makes the exit status 1.
 //   node tools/bench_rp2.mjs --uf2 F --fs-image IMG [--rolls N --timed T --check C --seed S]
-//        [--guard] [--boot-check] [--journal-image J] [--rounds R] [--budgets]
+//        [--guard] [--boot-check] [--journal-image J] [--rounds R] [--budgets] [--role R]
 import fs from 'node:fs';
 import { BOOTROM, cabinet, flashWithFiles, missing, releaseFiles } from '../tests_emu/harness.mjs';
 import { BUTTON, CabinetBoard } from '../tests_emu/board.mjs';
 import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
 import { SasHost } from '../tests_emu/sashost.mjs';
-import { RECALL_FULL, heapGuard, runSession } from '../tests_emu/session.mjs';
+import { RECALL_FULL, TABLE_HEAP_BUDGET, attachTable, heapGuard, runSession } from '../tests_emu/session.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -35,6 +39,7 @@ const timed = Number(opt('--timed', 5));
 const check = Number(opt('--check', 100));
 const seed = Number(opt('--seed', 12345));
 const rounds = Number(opt('--rounds', 0));
+const role = opt('--role', null);
 const say = (k, v) => console.log(`BENCH ${k} ${v}`);
 const est = (v, raw, unit) => `${v} ${unit} real-chip estimate (raw emulated ${raw} ${unit})`;
 // hal/rp2/storage.py: the journal is the top 256 KiB of the 1408 KiB storage area
@@ -121,6 +126,34 @@ async function heapSession() {
   return pico;
 }
 
+/** The heap session in a table role: its free heap at roll `check` and `rolls` against the floor. */
+async function tableSession() {
+  const pico = new Pico({ firmware: uf2, bootrom: BOOTROM, flashTiming: {} });
+  pico.flash.mem.set(fs.readFileSync(opt('--fs-image')), FS_OFFSET);
+  const { host, peer } = attachTable(pico, role, { seed });
+  const t0 = Date.now();
+  await pico.waitReady({ wallMs: WALL_MS });
+  await pico.enterRawRepl({ wallMs: WALL_MS });
+  const sim0 = pico.simMs;
+  say('session', `${role}: ${rolls} rolls, seed ${seed}, free heap checked at roll ${check} and ${rolls}`
+    + (role === 'dome' ? ' (8 stations on its link)' : ' (its dome on the link, a SAS host polling)'));
+  const r = await runSession(pico, host, { rolls, timed: 0, check, seed, role, peer }, (l) => console.log(l));
+  say('session_link_peer', JSON.stringify(r.peer));
+  if (r.peer.wrong) failures.push(`${role}: ${r.peer.firstWrong}`);
+  if (r.host) {
+    say('session_sas_host', `${r.host.polls} polls, ${r.host.answers} answers, ${r.host.wrong} wrong`);
+    if (r.host.wrong) failures.push(`${role}: ${r.host.wrong} wrong SAS answers (${r.host.firstWrong})`);
+  }
+  if (r.figures.done !== String(rolls)) failures.push(`${role}: ${r.figures.done ?? 0} of ${rolls} rolls`);
+  say('session_emulated_s', ((pico.simMs - sim0) / 1000).toFixed(1));
+  say('session_wall_s', ((Date.now() - t0) / 1000).toFixed(0));
+  const g = heapGuard(r.figures, check, rolls, { budget: TABLE_HEAP_BUDGET, growth: false });
+  say('heap_floor', g.problems.length ? `FAILED: ${g.problems.join('; ')}`
+    : `OK: ${role} ${r.figures.free_boot} B free after boot, ${g.atCheck} B at roll ${check}, ${g.atEnd} B at roll `
+      + `${rolls} (budget >= ${TABLE_HEAP_BUDGET} B)`);
+  if (g.problems.length) failures.push('heap floor');
+}
+
 /** main.py at the default timer: rounds of a $1 pass line bet, the SAS host polling. */
 async function chipSession() {
   const host = new SasHost();
@@ -200,6 +233,11 @@ function judge() {
 async function main() {
   const why = missing();
   if (why && !uf2) throw new Error(why);
+  if (role) {
+    await tableSession();
+    for (const f of failures) console.log(`FAILED ${f}`);
+    return failures.length ? 1 : 0;
+  }
   const jimg = opt('--journal-image');
   if (jimg) {
     await journalBoot('full_journal', fs.readFileSync(jimg));

@@ -16,6 +16,12 @@ after a collection at roll CHECK and at the end. The first TIMED rolls use the d
 the session runs with shake_ms and settle_ms at their minimum (1 s, 0.2 s) and
 50 ms passes, to keep the emulator's wall time down (the heap does not depend
 on them: the same code runs, only less often).
+
+ROLE is a table's part (hal/role.py) or "cabinet": a station's rounds come
+from the dome over its link, a dome's rounds are its own (its ROLLS are
+finished rounds, its window and result time at their shortest); node plays
+the other end of the link (tests_emu/linkpeer.mjs). Only the cabinet times
+its screens and SAS answers afterwards.
 """
 import gc
 import sys
@@ -37,13 +43,16 @@ from hal.pulses import Money  # noqa: E402
 from hal.counters import PolledCounter  # noqa: E402
 from hal.shaker import Shaker  # noqa: E402
 from hal.ticks import ticks_add, ticks_diff  # noqa: E402
-from firmware.cabinet.controller import Controller  # noqa: E402
 from firmware.cabinet import screens, render  # noqa: E402
 
 ROLLS = int("@ROLLS@")
 TIMED = int("@TIMED@")
 CHECK = int("@CHECK@")   # the roll whose free heap the end must not fall below
 SEED = int("@SEED@")
+ROLE = "@ROLE@"
+DOME = ROLE == "dome"
+# the dome's round clock at its quickest: its memory does not depend on the times
+DOME_FAST = {"window_ms": 100, "result_ms": 100, "shake_ms": 1000, "settle_ms": 200}
 
 
 class FakeClock:
@@ -91,20 +100,26 @@ class Inputs:
         return encode_pair(self.faces[0], self.faces[1])
 
 
-board = hal.detect()
+board = hal.detect(role=ROLE)
 clk = FakeClock()
 inp = Inputs(board)
 board.clock = clk
 board.buttons = Buttons(lambda: inp.held)
-board.dice = Dice(inp.dice_raw)
-board.shaker = Shaker(board.shaker._set, clk.ticks_ms, None)
+if ROLE != "station":       # a station has no shaker: the dome's dice come over the link
+    board.dice = Dice(inp.dice_raw)
+    board.shaker = Shaker(board.shaker._set, clk.ticks_ms, None)
 board.money = Money(PolledCounter(lambda: inp.bills, clk.ticks_ms),
                     PolledCounter(lambda: 0, clk.ticks_ms), board.money._set_inhibit)
-ctl = Controller(board)
+if DOME:
+    from firmware.table.dome import DomeController
+    ctl = DomeController(board, DOME_FAST)
+else:
+    from firmware.cabinet.controller import Controller
+    ctl = Controller(board, seat=1 if ROLE == "station" else 0)
 gc.collect()
 print("BENCH free_controller", gc.mem_free())
 print("BENCH boot_status", ctl.boot_status)
-g = ctl.game
+g = None if DOME else ctl.game
 passes = 0
 
 
@@ -131,10 +146,49 @@ def press(code):
     run(100)
 
 
-print("BENCH begin cycle")
+def at_roll(n):
+    """The heap at the rolls the guard reads, progress every 100."""
+    if n in (CHECK, ROLLS):
+        gc.collect()
+        print("BENCH free_roll_%d" % n, gc.mem_free())
+    if n % 100 == 0:
+        print("BENCH progress", n)
+
+
+def dome_rounds():
+    """Rounds the dome has finished (a result or a void)."""
+    r = ctl.log.rounds
+    return r.round - (1 if r.open else 0)
+
+
+def dome_session():
+    """The dome's rounds until ROLLS are finished (a result or a void)."""
+    STEP[0] = 50
+    print("BENCH begin cycle")
+    while dome_rounds() < ROLLS:
+        before = dome_rounds()
+        waited = 0
+        while dome_rounds() == before:
+            run(100)
+            waited += 100
+            if waited > 60000:
+                print("BENCH stalled round %d: %s" % (before, ctl.lines()))
+                return
+        at_roll(dome_rounds())
+    r = ctl.log.rounds
+    print("BENCH dome_rounds", r.round, "point", r.point, "shooter", r.shooter, "seats",
+          "%02x" % ctl.dome.online)
+    st = ctl.log.journal.stats()
+    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
+    print("BENCH passes", passes)
+    print("BENCH done", dome_rounds())
+
+
 t_start = time.ticks_us()
 fast = False
-while g.rolls < ROLLS:
+if not DOME:
+    print("BENCH begin cycle")
+while not DOME and g.rolls < ROLLS:
     if g.rolls == TIMED and not fast:
         if TIMED:
             t_cycle = time.ticks_diff(time.ticks_us(), t_start)
@@ -151,93 +205,108 @@ while g.rolls < ROLLS:
     if led.table.credits < 20:
         inp.bills += 20
         run(2600)
+    waited = 0
+    while ROLE == "station" and g.bets_closed() and waited < 20000:
+        run(100)            # the dome's next window: ROLL before it would be lost
+        waited += 100
     if not led.table.bets:
         press(B.BET_UP)
     press(B.ROLL)
     before = g.rolls
-    while g.rolls == before:
+    waited = 0
+    # a station's ROLL can find the round closing without its bet: it shoots again
+    while g.rolls == before and waited < 20000:
         run(100)
+        waited += 100
         if led.lock:
             break
-    if g.rolls in (CHECK, ROLLS) and g.rolls != before:
-        gc.collect()
-        print("BENCH free_roll_%d" % g.rolls, gc.mem_free())
-    if g.rolls % 100 == 0 and g.rolls != before:
-        print("BENCH progress", g.rolls)
+    if g.rolls != before:
+        at_roll(g.rolls)
 
-now = clk.t
-lines, dice, inv = screens.build(ctl, now)
-k = 20
-
-
-def timed(name, fn):
-    """`BENCH name_us` per call of fn, over k calls, in its own timed region."""
-    print("BENCH begin", name)
-    t0 = time.ticks_us()
-    for _ in range(k):
-        fn()
-    print("BENCH %s_us" % name, time.ticks_diff(time.ticks_us(), t0) // k)
-
-
-def draw_show():
-    render.draw(board.display, lines, (3, 4), inv)
-    board.display.show()
+if DOME:
+    dome_session()
+elif ROLE == "station":
+    led = ctl.store.ledger
+    print("BENCH balance_check", led.balance_check())
+    print("BENCH games", led.meters.get("games"))
+    st = ctl.store.journal.stats()
+    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
+    print("BENCH passes", passes)
+    print("BENCH done", g.rolls)
+else:
+    now = clk.t
+    lines, dice, inv = screens.build(ctl, now)
+    k = 20
 
 
-timed("screen_build", lambda: screens.build(ctl, now))
-timed("screen_draw_only", lambda: render.draw(board.display, lines, (3, 4), inv))
-timed("screen_draw_show", draw_show)
+    def timed(name, fn):
+        """`BENCH name_us` per call of fn, over k calls, in its own timed region."""
+        print("BENCH begin", name)
+        t0 = time.ticks_us()
+        for _ in range(k):
+            fn()
+        print("BENCH %s_us" % name, time.ticks_diff(time.ticks_us(), t0) // k)
 
 
-class Line:
-    """The SAS port with a whole poll already received: what serve() then
-    costs is the time to the answer's first byte (build, meters, CRC)."""
-
-    def __init__(self):
-        self.frame = b""
-        self.out = 0
-
-    def read(self, buf, wake):
-        n = len(self.frame)
-        for i in range(n):
-            buf[i] = self.frame[i]
-            wake[i] = 1 if i == 0 else 0
-        self.frame = b""
-        return n
-
-    def write(self, data):
-        self.out += len(data)
-        return len(data)
+    def draw_show():
+        render.draw(board.display, lines, (3, 4), inv)
+        board.display.show()
 
 
-sas = ctl.sas
-if sas is not None:
-    line, port = Line(), sas.port
-    sas.port = line
-    for name, frames, size in (("general", (b"\x81", b"\x82"), 1), ("1c", (b"\x01\x1c",), 36),
-                               ("0f", (b"\x01\x0f",), 28), ("1e", (b"\x01\x1e",), 28)):
-        worst = total = n = 0
-        print("BENCH begin sas_" + name)
+    timed("screen_build", lambda: screens.build(ctl, now))
+    timed("screen_draw_only", lambda: render.draw(board.display, lines, (3, 4), inv))
+    timed("screen_draw_show", draw_show)
+
+
+    class Line:
+        """The SAS port with a whole poll already received: what serve() then
+        costs is the time to the answer's first byte (build, meters, CRC)."""
+
+        def __init__(self):
+            self.frame = b""
+            self.out = 0
+
+        def read(self, buf, wake):
+            n = len(self.frame)
+            for i in range(n):
+                buf[i] = self.frame[i]
+                wake[i] = 1 if i == 0 else 0
+            self.frame = b""
+            return n
+
+        def write(self, data):
+            self.out += len(data)
+            return len(data)
+
+
+    sas = ctl.sas
+    if sas is not None:
+        line, port = Line(), sas.port
+        sas.port = line
+        for name, frames, size in (("general", (b"\x81", b"\x82"), 1), ("1c", (b"\x01\x1c",), 36),
+                                   ("0f", (b"\x01\x0f",), 28), ("1e", (b"\x01\x1e",), 28)):
+            worst = total = n = 0
+            print("BENCH begin sas_" + name)
+            for i in range(k):
+                line.frame = frames[i % len(frames)]
+                out = line.out
+                t0 = time.ticks_us()
+                sas.serve()
+                dt = time.ticks_diff(time.ticks_us(), t0)
+                if line.out != out:
+                    assert line.out - out == size, (name, line.out - out)
+                    total += dt
+                    n += 1
+                    worst = max(worst, dt)
+            print("BENCH sas_%s_us" % name, "%d %d" % (total // max(n, 1), worst))
+        print("BENCH begin sas_idle")
+        t0 = time.ticks_us()
         for i in range(k):
-            line.frame = frames[i % len(frames)]
-            out = line.out
-            t0 = time.ticks_us()
-            sas.serve()
-            dt = time.ticks_diff(time.ticks_us(), t0)
-            if line.out != out:
-                assert line.out - out == size, (name, line.out - out)
-                total += dt
-                n += 1
-                worst = max(worst, dt)
-        print("BENCH sas_%s_us" % name, "%d %d" % (total // max(n, 1), worst))
-    print("BENCH begin sas_idle")
-    t0 = time.ticks_us()
-    for i in range(k):
-        sas.tick(clk.t)
-    print("BENCH sas_idle_tick_us", time.ticks_diff(time.ticks_us(), t0) // k)
-    sas.port = port
-print("BENCH balance_check", led.balance_check())
-print("BENCH games", led.meters.get("games"))
-st = ctl.store.journal.stats()
-print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
-print("BENCH done", g.rolls)
+            sas.tick(clk.t)
+        print("BENCH sas_idle_tick_us", time.ticks_diff(time.ticks_us(), t0) // k)
+        sas.port = port
+    print("BENCH balance_check", led.balance_check())
+    print("BENCH games", led.meters.get("games"))
+    st = ctl.store.journal.stats()
+    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
+    print("BENCH done", g.rolls)

@@ -1,0 +1,64 @@
+// The memory guard of a table's roles on what ships: the frozen release image in the emulated
+// Pico runs the heap session (tools/bench_rp2_session.py, fake clock) as a dome and as a player
+// station, node playing the other end of the table link (linkpeer.mjs: eight stations for the
+// dome, the dome for the station; a SAS host polls the station), and each keeps >= 100 KB free.
+// CI runs short sessions whose seed changes per run (printed; SEED=N replays it); FULL=1 runs
+// the 1,000 rolls of the figure `tools/bench firmware --rp2 --variant frozen --role R` puts in
+// docs/BENCHMARKS.md.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { BOOTROM, flashWithFiles, missing, ROOT } from './harness.mjs';
+import { Pico } from './pico.mjs';
+import { TABLE_HEAP_BUDGET, attachTable, heapGuard, runSession } from './session.mjs';
+
+const FULL = process.env.FULL === '1';
+// CI: ~1 min of one core for both (a station's roll costs the emulator ~6x a dome's round)
+const CI_ROLLS = { dome: 20, station: 6 };
+const rollsOf = (role) => Number(process.env.ROLLS || (FULL ? 1000 : CI_ROLLS[role]));
+const checkOf = (role) => (FULL ? 100 : Math.ceil(rollsOf(role) / 2));
+const SEED = Number(process.env.SEED || 1 + (Date.now() % 1000000));
+const SEATS = Number(process.env.SEATS || 8); // stations on the dome's link
+
+/** The chip with boot.py only (the raw REPL free), `role`'s board and link peer attached. */
+async function tableChip(role, seed) {
+  const flash = await flashWithFiles({ 'boot.py': fs.readFileSync(path.join(ROOT, 'boot.py')) });
+  const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming: {} });
+  const { host, peer } = attachTable(pico, role, { seed, seats: SEATS });
+  await pico.waitReady();
+  await pico.enterRawRepl();
+  return { pico, host, peer };
+}
+
+describe('heap of the release image in a table role on the emulated Pico', { skip: missing() ?? false }, () => {
+  for (const role of ['dome', 'station']) {
+    const ROLLS = rollsOf(role);
+    const CHECK = checkOf(role);
+    it(`a ${role} keeps >= ${TABLE_HEAP_BUDGET} B free over ${ROLLS} rolls (SEED=${SEED})`, async (t) => {
+      t.diagnostic(`SEED=${SEED} (replay: SEED=${SEED} node --test tests_emu/tableheap.test.mjs)`);
+      const { pico, host, peer } = await tableChip(role, SEED);
+      const t0 = Date.now();
+      const sim0 = pico.simMs;
+      const r = await runSession(pico, host, { rolls: ROLLS, timed: 0, check: CHECK, seed: SEED, role, peer });
+      const f = r.figures;
+      t.diagnostic(`${((pico.simMs - sim0) / 1000).toFixed(1)} s emulated, ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${f.passes} passes; `
+        + `link peer ${JSON.stringify(r.peer)}`);
+      assert.equal(f.done, String(ROLLS), r.lines.join('\n'));
+      const g = heapGuard(f, CHECK, ROLLS, { budget: TABLE_HEAP_BUDGET, growth: false });
+      t.diagnostic(`free heap: ${f.free_boot} B after boot, ${g.atCheck} B at roll ${CHECK}, ${g.atEnd} B at roll ${ROLLS}`);
+      assert.deepEqual(g.problems, [], r.lines.join('\n'));
+      // the rounds went over the link, and every frame said what the protocol says
+      assert.equal(r.peer.wrong, 0, r.peer.firstWrong);
+      if (role === 'dome') {
+        // every station in every round but the first few (the dome finds them by probing)
+        assert.ok(r.peer.results.every((n) => n >= ROLLS - 3), JSON.stringify(r.peer));
+      } else {
+        assert.equal(f.balance_check, '0', 'the meters balance');
+        assert.ok(r.peer.settled >= ROLLS, JSON.stringify(r.peer));
+        assert.ok(r.host.answers > ROLLS, JSON.stringify(r.host));
+        assert.equal(r.host.wrong, 0, r.host.firstWrong);
+      }
+    });
+  }
+});
