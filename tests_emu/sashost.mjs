@@ -62,8 +62,11 @@ export class SasHost {
     if (this.running) this.pollAlarm.schedule(50 * MS);
   }
 
-  start() {
+  /** Polls from now on; `tick`: where its round of polls begins (OTHER_FIRST: a poll to another
+   * address, the one a machine waits for before it answers). */
+  start(tick = this.tick) {
     this.running = true;
+    this.tick = tick;
     this.pollAlarm.schedule(50 * MS);
   }
 
@@ -75,6 +78,8 @@ export class SasHost {
   now() {
     return this.pico.mcu.clock.nanos;
   }
+
+  static OTHER_FIRST = 2; // onTick's k of the first poll to another address
 
   /** Every 50 ms: a general poll on the 100 ms marks, a long poll on every tenth other one. */
   onTick() {

@@ -19,9 +19,34 @@ export const HEAP_BUDGET = 150 * 1024; // bytes free the release image must keep
 // bytes free a table's dome and station (SAS polled) must keep at roll 1,000 (issue 21)
 export const TABLE_HEAP_BUDGET = 100 * 1024;
 
-/** The session script with its parameters filled in. */
+export const ROLES = ['cabinet', 'station', 'dome'];
+// `#@ role [role ...][: note]` starts a part of the script sent only to those roles (`all`: to
+// every role); `#@` lines right after it continue its note. No `#@` line is sent.
+const PART = /^#@ ((?:all|cabinet|station|dome)(?: (?:all|cabinet|station|dome))*)(?::.*)?$/;
+
+/** The lines of `text` that `role` runs: every line outside a part, and those of its parts. */
+export function rolePart(text, role) {
+  if (!ROLES.includes(role)) throw new Error(`no session role ${role}`);
+  let mine = true;
+  let note = false; // the line before was a marker or its note
+  const out = [];
+  text.replace(/\n$/, '').split('\n').forEach((line, i) => {
+    if (!line.startsWith('#@')) {
+      note = false;
+      if (mine) out.push(`${line}\n`);
+      return;
+    }
+    const m = PART.exec(line);
+    if (m) mine = m[1].split(' ').some((r) => r === 'all' || r === role);
+    else if (!note) throw new Error(`line ${i + 1}: not a part marker (#@ role ...: note): ${line}`);
+    note = true;
+  });
+  return out.join('');
+}
+
+/** The session script for `role` (only the code it runs) with its parameters filled in. */
 export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345, role = 'cabinet' }) {
-  return fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8')
+  return rolePart(fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8'), role)
     .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed))
     .replace('@CHECK@', String(check)).replace('@SEED@', String(seed)).replace('@ROLE@', role);
 }
@@ -37,6 +62,12 @@ export async function runSession(pico, host, opts, echo = () => {}) {
   const lines = [];
   let mark = null;
   let buf = '';
+  // A station's host polls from its first pass on, a poll to another address first (a machine
+  // answers nothing before one, firmware/sas/machine.py `synced`): its passes run the fake clock
+  // ~5x the emulated one, so a poll left unanswered while its controller is built (the host
+  // waits 1 s for an answer) would be 5 s of the station's clock, SAS's loop break, and the
+  // station would chirp over the host's next polls.
+  const hostAtCycle = opts.role === 'station';
   const onLine = (line) => {
     const m = /^BENCH (\S+) ?(.*)$/.exec(line);
     if (!m) return;
@@ -44,6 +75,7 @@ export async function runSession(pico, host, opts, echo = () => {}) {
     if (key === 'begin') {
       mark = { sim: pico.simMs, model: pico.modelNs };
       if (value === 'screen_build') host?.stop(); // the session is over: its polls with it
+      if (value === 'cycle' && hostAtCycle) host?.start(SasHost.OTHER_FIRST);
       return;
     }
     figures[key] = value;
@@ -57,7 +89,7 @@ export async function runSession(pico, host, opts, echo = () => {}) {
     lines.push(out);
     echo(out);
   };
-  host?.start();
+  if (!hostAtCycle) host?.start();
   opts.peer?.start();
   const r = await pico.exec(sessionCode(opts), {
     wallMs: WALL_MS * 8,

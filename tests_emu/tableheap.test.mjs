@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { BOOTROM, flashWithFiles, missing, ROOT } from './harness.mjs';
 import { Pico } from './pico.mjs';
-import { TABLE_HEAP_BUDGET, attachTable, heapGuard, runSession } from './session.mjs';
+import { ROLES, TABLE_HEAP_BUDGET, attachTable, heapGuard, rolePart, runSession } from './session.mjs';
 
 const FULL = process.env.FULL === '1';
 // CI: ~1 min of one core for both (a station's roll costs the emulator ~6x a dome's round)
@@ -20,6 +20,32 @@ const rollsOf = (role) => Number(process.env.ROLLS || (FULL ? 1000 : CI_ROLLS[ro
 const checkOf = (role) => (FULL ? 100 : Math.ceil(rollsOf(role) / 2));
 const SEED = Number(process.env.SEED || 1 + (Date.now() % 1000000));
 const SEATS = Number(process.env.SEATS || 8); // stations on the dome's link
+
+// Each role is sent its part of the session script only (the raw REPL keeps the text and its
+// bytecode in RAM): code that marks each role's part, and code no other role may be sent.
+const ROLE_CODE = {
+  cabinet: ['Controller(board)\n', 'screens.build('],
+  station: ['Controller(board, seat=1)', 'wait(g.bets_closed)'],
+  dome: ['DomeController(board,', 'ctl.dome.online'],
+};
+
+describe('the heap session script in parts, one a role', () => {
+  const script = fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8');
+  for (const role of ROLES) {
+    it(`sends a ${role} its own code and no other role's`, () => {
+      const text = rolePart(script, role);
+      assert.doesNotMatch(text, /^#@/m);
+      assert.match(text, /^board = hal\.detect\(/m); // the common part
+      for (const [other, marks] of Object.entries(ROLE_CODE)) {
+        for (const mark of marks) assert.equal(text.includes(mark), other === role, `${role}: ${mark}`);
+      }
+    });
+  }
+  it('refuses a marker that names no role', () => {
+    assert.throws(() => rolePart('a = 1\n#@ stations\nb = 2\n', 'station'), /line 2: not a part marker/);
+    assert.equal(rolePart('a = 1\n#@ dome: note\n#@ more note\nb = 2\n#@ all\nc = 3\n', 'station'), 'a = 1\nc = 3\n');
+  });
+});
 
 /** The chip with boot.py only (the raw REPL free), `role`'s board and link peer attached. */
 async function tableChip(role, seed) {

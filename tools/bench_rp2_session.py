@@ -16,12 +16,6 @@ after a collection at roll CHECK and at the end. The first TIMED rolls use the d
 the session runs with shake_ms and settle_ms at their minimum (1 s, 0.2 s) and
 50 ms passes, to keep the emulator's wall time down (the heap does not depend
 on them: the same code runs, only less often).
-
-ROLE is a table's part (hal/role.py) or "cabinet": a station's rounds come
-from the dome over its link, a dome's rounds are its own (its ROLLS are
-finished rounds, its window and result time at their shortest); node plays
-the other end of the link (tests_emu/linkpeer.mjs). Only the cabinet times
-its screens and SAS answers afterwards.
 """
 import gc
 import sys
@@ -43,16 +37,18 @@ from hal.pulses import Money  # noqa: E402
 from hal.counters import PolledCounter  # noqa: E402
 from hal.shaker import Shaker  # noqa: E402
 from hal.ticks import ticks_add, ticks_diff  # noqa: E402
+#@ cabinet station: the rest of the file is cut in parts by these marker lines; a chip is sent
+#@ only the parts its role runs (the raw REPL keeps the sent text and its bytecode in RAM for the
+#@ whole session, so a role's code would cost another's heap; tests_emu/session.mjs sessionCode)
+from firmware.cabinet.controller import Controller  # noqa: E402
+#@ cabinet
 from firmware.cabinet import screens, render  # noqa: E402
+#@ all
 
 ROLLS = int("@ROLLS@")
 TIMED = int("@TIMED@")
 CHECK = int("@CHECK@")   # the roll whose free heap the end must not fall below
 SEED = int("@SEED@")
-ROLE = "@ROLE@"
-DOME = ROLE == "dome"
-# the dome's round clock at its quickest: its memory does not depend on the times
-DOME_FAST = {"window_ms": 100, "result_ms": 100, "shake_ms": 1000, "settle_ms": 200}
 
 
 class FakeClock:
@@ -100,26 +96,37 @@ class Inputs:
         return encode_pair(self.faces[0], self.faces[1])
 
 
-board = hal.detect(role=ROLE)
+#@ cabinet
+board = hal.detect()
+#@ station dome: a table's part (hal/role.py); node plays the other end of its link
+#@ (tests_emu/linkpeer.mjs)
+board = hal.detect(role="@ROLE@")
+#@ all
 clk = FakeClock()
 inp = Inputs(board)
 board.clock = clk
 board.buttons = Buttons(lambda: inp.held)
-if ROLE != "station":       # a station has no shaker: the dome's dice come over the link
-    board.dice = Dice(inp.dice_raw)
-    board.shaker = Shaker(board.shaker._set, clk.ticks_ms, None)
+#@ cabinet dome: a station has no shaker: the dome's dice come over the link
+board.dice = Dice(inp.dice_raw)
+board.shaker = Shaker(board.shaker._set, clk.ticks_ms, None)
+#@ cabinet station: a dome has no money devices
 board.money = Money(PolledCounter(lambda: inp.bills, clk.ticks_ms),
                     PolledCounter(lambda: 0, clk.ticks_ms), board.money._set_inhibit)
-if DOME:
-    from firmware.table.dome import DomeController
-    ctl = DomeController(board, DOME_FAST)
-else:
-    from firmware.cabinet.controller import Controller
-    ctl = Controller(board, seat=1 if ROLE == "station" else 0)
+#@ cabinet
+ctl = Controller(board)
+#@ station
+ctl = Controller(board, seat=1)
+#@ dome: its rounds are its own, its round clock at its quickest (its memory does not depend on
+#@ the times); its ROLLS are finished rounds
+from firmware.table.dome import DomeController  # noqa: E402
+ctl = DomeController(board, {"window_ms": 100, "result_ms": 100, "shake_ms": 1000, "settle_ms": 200})
+#@ all
 gc.collect()
 print("BENCH free_controller", gc.mem_free())
 print("BENCH boot_status", ctl.boot_status)
-g = None if DOME else ctl.game
+#@ cabinet station
+g = ctl.game
+#@ all
 passes = 0
 
 
@@ -139,6 +146,7 @@ def run(ms):
             inp.shaken()
 
 
+#@ cabinet station
 def press(code):
     inp.held = 1 << code
     run(100)
@@ -146,49 +154,11 @@ def press(code):
     run(100)
 
 
-def at_roll(n):
-    """The heap at the rolls the guard reads, progress every 100."""
-    if n in (CHECK, ROLLS):
-        gc.collect()
-        print("BENCH free_roll_%d" % n, gc.mem_free())
-    if n % 100 == 0:
-        print("BENCH progress", n)
-
-
-def dome_rounds():
-    """Rounds the dome has finished (a result or a void)."""
-    r = ctl.log.rounds
-    return r.round - (1 if r.open else 0)
-
-
-def dome_session():
-    """The dome's rounds until ROLLS are finished (a result or a void)."""
-    STEP[0] = 50
-    print("BENCH begin cycle")
-    while dome_rounds() < ROLLS:
-        before = dome_rounds()
-        waited = 0
-        while dome_rounds() == before:
-            run(100)
-            waited += 100
-            if waited > 60000:
-                print("BENCH stalled round %d: %s" % (before, ctl.lines()))
-                return
-        at_roll(dome_rounds())
-    r = ctl.log.rounds
-    print("BENCH dome_rounds", r.round, "point", r.point, "shooter", r.shooter, "seats",
-          "%02x" % ctl.dome.online)
-    st = ctl.log.journal.stats()
-    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
-    print("BENCH passes", passes)
-    print("BENCH done", dome_rounds())
-
-
+#@ cabinet
+print("BENCH begin cycle")
 t_start = time.ticks_us()
 fast = False
-if not DOME:
-    print("BENCH begin cycle")
-while not DOME and g.rolls < ROLLS:
+while g.rolls < ROLLS:
     if g.rolls == TIMED and not fast:
         if TIMED:
             t_cycle = time.ticks_diff(time.ticks_us(), t_start)
@@ -205,108 +175,155 @@ while not DOME and g.rolls < ROLLS:
     if led.table.credits < 20:
         inp.bills += 20
         run(2600)
-    waited = 0
-    while ROLE == "station" and g.bets_closed() and waited < 20000:
-        run(100)            # the dome's next window: ROLL before it would be lost
-        waited += 100
     if not led.table.bets:
         press(B.BET_UP)
     press(B.ROLL)
     before = g.rolls
-    waited = 0
-    # a station's ROLL can find the round closing without its bet: it shoots again
-    while g.rolls == before and waited < 20000:
+    while g.rolls == before:
         run(100)
-        waited += 100
         if led.lock:
             break
+    if g.rolls in (CHECK, ROLLS) and g.rolls != before:
+        gc.collect()
+        print("BENCH free_roll_%d" % g.rolls, gc.mem_free())
+    if g.rolls % 100 == 0 and g.rolls != before:
+        print("BENCH progress", g.rolls)
+
+now = clk.t
+lines, dice, inv = screens.build(ctl, now)
+k = 20
+
+
+def timed(name, fn):
+    """`BENCH name_us` per call of fn, over k calls, in its own timed region."""
+    print("BENCH begin", name)
+    t0 = time.ticks_us()
+    for _ in range(k):
+        fn()
+    print("BENCH %s_us" % name, time.ticks_diff(time.ticks_us(), t0) // k)
+
+
+def draw_show():
+    render.draw(board.display, lines, (3, 4), inv)
+    board.display.show()
+
+
+timed("screen_build", lambda: screens.build(ctl, now))
+timed("screen_draw_only", lambda: render.draw(board.display, lines, (3, 4), inv))
+timed("screen_draw_show", draw_show)
+
+
+class Line:
+    """The SAS port with a whole poll already received: what serve() then
+    costs is the time to the answer's first byte (build, meters, CRC)."""
+
+    def __init__(self):
+        self.frame = b""
+        self.out = 0
+
+    def read(self, buf, wake):
+        n = len(self.frame)
+        for i in range(n):
+            buf[i] = self.frame[i]
+            wake[i] = 1 if i == 0 else 0
+        self.frame = b""
+        return n
+
+    def write(self, data):
+        self.out += len(data)
+        return len(data)
+
+
+sas = ctl.sas
+if sas is not None:
+    line, port = Line(), sas.port
+    sas.port = line
+    for name, frames, size in (("general", (b"\x81", b"\x82"), 1), ("1c", (b"\x01\x1c",), 36),
+                               ("0f", (b"\x01\x0f",), 28), ("1e", (b"\x01\x1e",), 28)):
+        worst = total = n = 0
+        print("BENCH begin sas_" + name)
+        for i in range(k):
+            line.frame = frames[i % len(frames)]
+            out = line.out
+            t0 = time.ticks_us()
+            sas.serve()
+            dt = time.ticks_diff(time.ticks_us(), t0)
+            if line.out != out:
+                assert line.out - out == size, (name, line.out - out)
+                total += dt
+                n += 1
+                worst = max(worst, dt)
+        print("BENCH sas_%s_us" % name, "%d %d" % (total // max(n, 1), worst))
+    print("BENCH begin sas_idle")
+    t0 = time.ticks_us()
+    for i in range(k):
+        sas.tick(clk.t)
+    print("BENCH sas_idle_tick_us", time.ticks_diff(time.ticks_us(), t0) // k)
+    sas.port = port
+#@ station dome
+
+
+def at_roll(n):
+    """The heap at the rolls the guard reads, progress every 100."""
+    if n in (CHECK, ROLLS):
+        gc.collect()
+        print("BENCH free_roll_%d" % n, gc.mem_free())
+    if n % 100 == 0:
+        print("BENCH progress", n)
+
+
+def wait(busy, ms=20000):
+    """Runs while busy() is true, ms at most."""
+    while busy() and ms > 0:
+        run(100)
+        ms -= 100
+
+
+STEP[0] = 50
+print("BENCH begin cycle")
+#@ station: its rounds come from node as its dome; a ROLL outside the dome's betting window is not
+#@ taken, so it waits for the next one, and shoots again when a round closed without its bet
+while g.rolls < ROLLS:
+    if ctl.store.ledger.lock:
+        ctl.store.reset(clk.now())
+    if ctl.store.ledger.table.credits < 20:
+        inp.bills += 20
+        run(2600)
+    wait(g.bets_closed)
+    if not ctl.store.ledger.table.bets:
+        press(B.BET_UP)
+    press(B.ROLL)
+    before = g.rolls
+    wait(lambda: g.rolls == before)
     if g.rolls != before:
         at_roll(g.rolls)
-
-if DOME:
-    dome_session()
-elif ROLE == "station":
-    led = ctl.store.ledger
-    print("BENCH balance_check", led.balance_check())
-    print("BENCH games", led.meters.get("games"))
-    st = ctl.store.journal.stats()
-    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
-    print("BENCH passes", passes)
-    print("BENCH done", g.rolls)
-else:
-    now = clk.t
-    lines, dice, inv = screens.build(ctl, now)
-    k = 20
+led = ctl.store.ledger
+print("BENCH passes", passes)
+#@ cabinet station
+print("BENCH balance_check", led.balance_check())
+print("BENCH games", led.meters.get("games"))
+st = ctl.store.journal.stats()
+print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
+print("BENCH done", g.rolls)
+#@ dome
 
 
-    def timed(name, fn):
-        """`BENCH name_us` per call of fn, over k calls, in its own timed region."""
-        print("BENCH begin", name)
-        t0 = time.ticks_us()
-        for _ in range(k):
-            fn()
-        print("BENCH %s_us" % name, time.ticks_diff(time.ticks_us(), t0) // k)
+def finished():
+    """Rounds the dome has finished (a result or a void)."""
+    r = ctl.log.rounds
+    return r.round - (1 if r.open else 0)
 
 
-    def draw_show():
-        render.draw(board.display, lines, (3, 4), inv)
-        board.display.show()
-
-
-    timed("screen_build", lambda: screens.build(ctl, now))
-    timed("screen_draw_only", lambda: render.draw(board.display, lines, (3, 4), inv))
-    timed("screen_draw_show", draw_show)
-
-
-    class Line:
-        """The SAS port with a whole poll already received: what serve() then
-        costs is the time to the answer's first byte (build, meters, CRC)."""
-
-        def __init__(self):
-            self.frame = b""
-            self.out = 0
-
-        def read(self, buf, wake):
-            n = len(self.frame)
-            for i in range(n):
-                buf[i] = self.frame[i]
-                wake[i] = 1 if i == 0 else 0
-            self.frame = b""
-            return n
-
-        def write(self, data):
-            self.out += len(data)
-            return len(data)
-
-
-    sas = ctl.sas
-    if sas is not None:
-        line, port = Line(), sas.port
-        sas.port = line
-        for name, frames, size in (("general", (b"\x81", b"\x82"), 1), ("1c", (b"\x01\x1c",), 36),
-                                   ("0f", (b"\x01\x0f",), 28), ("1e", (b"\x01\x1e",), 28)):
-            worst = total = n = 0
-            print("BENCH begin sas_" + name)
-            for i in range(k):
-                line.frame = frames[i % len(frames)]
-                out = line.out
-                t0 = time.ticks_us()
-                sas.serve()
-                dt = time.ticks_diff(time.ticks_us(), t0)
-                if line.out != out:
-                    assert line.out - out == size, (name, line.out - out)
-                    total += dt
-                    n += 1
-                    worst = max(worst, dt)
-            print("BENCH sas_%s_us" % name, "%d %d" % (total // max(n, 1), worst))
-        print("BENCH begin sas_idle")
-        t0 = time.ticks_us()
-        for i in range(k):
-            sas.tick(clk.t)
-        print("BENCH sas_idle_tick_us", time.ticks_diff(time.ticks_us(), t0) // k)
-        sas.port = port
-    print("BENCH balance_check", led.balance_check())
-    print("BENCH games", led.meters.get("games"))
-    st = ctl.store.journal.stats()
-    print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
-    print("BENCH done", g.rolls)
+while finished() < ROLLS:
+    before = finished()
+    wait(lambda: finished() == before, 60000)
+    if finished() == before:
+        print("BENCH stalled round %d: %s" % (before, ctl.lines()))
+        break
+    at_roll(finished())
+r = ctl.log.rounds
+print("BENCH dome_rounds", r.round, "point", r.point, "shooter", r.shooter, "seats", "%02x" % ctl.dome.online)
+st = ctl.log.journal.stats()
+print("BENCH journal", " ".join("%s=%s" % kv for kv in sorted(st.items())))
+print("BENCH passes", passes)
+print("BENCH done", finished())
