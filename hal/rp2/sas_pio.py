@@ -67,6 +67,7 @@ class PioSas:
         self._head = 0
         self._n = 0
         self.overruns = 0
+        self._hard = hard
         self._rx.irq(self._drain, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
@@ -85,23 +86,28 @@ class PioSas:
             self._n += 1
 
     def read(self, buf, wake):
-        if not self._n and not self._rx.rx_fifo():
-            return 0  # the common case: the main loop asks after each of its parts
-        # the handler may be a hard interrupt: the ring's count is not
-        # changed under it (a few microseconds with interrupts off)
-        state = disable_irq()
-        try:
+        if not self._hard:
+            # a scheduled handler runs between the main loop's bytecodes:
+            # the words it has not yet moved join the ring here
+            if not self._n and not self._rx.rx_fifo():
+                return 0  # the common case: the main loop asks after each of its parts
             self._drain(self._rx)
-            n = 0
-            while self._n and n < len(buf):
-                i = 2 * self._head
-                buf[n] = self._ring[i]
-                wake[n] = self._ring[i + 1]
-                self._head = (self._head + 1) % _RING
-                self._n -= 1
-                n += 1
-        finally:
-            enable_irq(state)
+        n = min(self._n, len(buf))
+        if not n:
+            return 0
+        head = self._head
+        ring = self._ring
+        # interrupts stay on while the bytes are copied: a hard handler only
+        # appends after head + count (at 115,200 baud the FIFO's 4 words
+        # last 0.35 ms, less than a 20-byte copy takes)
+        for k in range(n):
+            i = 2 * ((head + k) % _RING)
+            buf[k] = ring[i]
+            wake[k] = ring[i + 1]
+        state = disable_irq()     # head and count move together
+        self._head = (head + n) % _RING
+        self._n -= n
+        enable_irq(state)
         return n
 
     def write(self, data):
