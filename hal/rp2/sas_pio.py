@@ -3,9 +3,9 @@ hardware UARTs are taken by the printer and the technician port).
 
 Frame: start bit, 8 data bits (LSB first), the ninth (wakeup) bit, stop bit,
 19,200 baud; the state machines run at 8 cycles per bit. The receiver pushes
-each 9-bit word and raises a PIO interrupt; the handler (scheduled, not hard)
-moves the words into a pre-allocated ring so nothing is lost while the main
-loop is busy for a few ms (an rp2 flash erase stops everything for tens of
+each 9-bit word and raises a PIO interrupt; its handler (hard on the table
+link) moves the words into a pre-allocated ring so nothing is lost while the
+main loop is busy a few ms (an rp2 flash erase stops everything for tens of
 ms: a message cut that way fails its CRC and the host polls again).
 """
 import rp2
