@@ -23,7 +23,7 @@ describe('a table on two emulated Picos', { skip: why ?? false }, () => {
 
   before(async () => {
     dome = await cabinet({
-      files: { 'table.cfg': 'dome window_s=3 result_s=2 shake_ms=800 settle_ms=300\n' },
+      files: { 'table.cfg': 'dome window_s=3 result_s=2 shake_ms=800 settle_ms=600\n' },
       board: new DomeBoard({ seed: 3 }),
     });
     station = await cabinet({ files: { 'table.cfg': 'station 1\n' }, board: new StationBoard({ seed: 4 }) });
@@ -51,9 +51,15 @@ describe('a table on two emulated Picos', { skip: why ?? false }, () => {
     assert.ok(await station.board.insert(20));
     await table.run(3000);
     assert.equal((await station.status()).credits, '2000');
-    station.board.held |= 1 << BUTTON.BET_UP;
-    await table.run(150);
-    station.board.held &= ~(1 << BUTTON.BET_UP);
+    // both chips run while a button is held (board.press would run the station's alone)
+    const press = async (button) => {
+      station.board.held |= 1 << button;
+      await table.run(150);
+      station.board.held &= ~(1 << button);
+      await table.run(150);
+    };
+    await press(BUTTON.BET_DOWN); // no bet yet: the stake goes down to $1 (game.test.mjs)
+    await press(BUTTON.BET_UP);
     assert.equal((await station.status()).credits, '1900', stationText()); // $1 on the pass line
     assert.match(stationText(), /ON 1\.00/);
     for (let i = 0; i < 60 && !/LAST 2\+5=7/.test(domeText()); i++) await table.run(500);
@@ -66,6 +72,9 @@ describe('a table on two emulated Picos', { skip: why ?? false }, () => {
     // line for the next come-out (as on the stand-alone cabinet, game.test.mjs)
     assert.equal(st.credits, '2000', stationText());
     assert.equal(st.games, '1', JSON.stringify(st));
+    assert.match(stationText(), /NATURAL 7[\s\S]*WINNER \+1\.00/); // the result on view
+    // then the layout again, the stake still up (a result stays on view 4 s at least)
+    for (let i = 0; i < 12 && !/ON 1\.00/.test(stationText()); i++) await table.run(500);
     assert.match(stationText(), /ON 1\.00/);
     const r = await station.request('RECALL 0');
     const recall = r.lines.join('|');
