@@ -20,7 +20,7 @@ ticket's digits (once a ticket).
 from micropython import const
 from hal.escrow import BUSY, IDLE, ESCROW, STACKED, FAULT, TICKET, ABSENT
 from hal import faults as F
-from hal.ticks import ticks_diff
+from hal.ticks import ticks_add, ticks_diff
 
 _SYNC = const(0xFC)
 _REQ = const(0x11)       # status request
@@ -43,6 +43,9 @@ _BARCODE = const(0x6F)   # escrow data: a ticket, its barcode's digits follow
 # each error status's hal.faults code, from 0x43 on (the rest: VALIDATOR)
 _ERROR_FAULTS = (F.STACKER_FULL, F.STACKER_OPEN, F.BILL_JAM, F.BILL_JAM)
 _REPLY_MS = const(200)   # no answer by then: ask again
+# an idle validator is asked for its status this often (a command goes at
+# once): each turn is a frame out, one back and two CRCs in Python
+_POLL_MS = const(100)
 _DEAD_MS = const(1000)   # no answer for this long: FAULT
 # a validator initialises for several seconds after power (self test, stacker
 # run) before its first answer; none by then: ABSENT (not fitted, or dead)
@@ -79,6 +82,7 @@ class Id003:
         self._inhibit = -1     # last inhibit setting sent
         self._want_inhibit = 1
         self._sent = None      # ticks of the request awaiting an answer
+        self._asked = ticks_add(ticks_ms(), -_POLL_MS)  # ticks of the last request sent
         self._heard = ticks_ms()   # power-up until the first answer
         self._answered = False
 
@@ -86,7 +90,12 @@ class Id003:
     def poll(self, now_ms=None):
         self._receive()
         now = self._ticks()
-        if self._sent is None or ticks_diff(now, self._sent) >= _REPLY_MS:
+        sent = self._sent
+        if sent is None:
+            if self._cmd or self._status not in (_IDLING, _DISABLED) \
+                    or self._want_inhibit != self._inhibit or ticks_diff(now, self._asked) >= _POLL_MS:
+                self._send(now)
+        elif ticks_diff(now, sent) >= _REPLY_MS:
             self._send(now)
         if not self._answered:
             return (ABSENT if ticks_diff(now, self._heard) >= _START_MS else BUSY), 0
@@ -146,7 +155,7 @@ class Id003:
         c = crc16(t, n - 2)
         t[n - 2], t[n - 1] = c & 0xFF, c >> 8
         self._port.write(memoryview(t)[:n])
-        self._sent = now
+        self._sent = self._asked = now
 
     def _receive(self):
         one = self._one

@@ -156,6 +156,25 @@ def test_escrow_flow_credits_after_the_stack_and_the_journal_first():
     assert dev.returned == 1 and led.table.credits == 2000
 
 
+def test_an_idle_validator_is_asked_every_100_ms_a_note_at_once():
+    """Each turn costs two frames and two CRCs in Python: an idle validator
+    is asked for its status every 100 ms (not at every 20 ms pass of the
+    money task); a note in escrow is stacked at the next pass."""
+    b, d, dev = _cabinet()
+    d.run(500)
+    assert dev.status == _IDLING
+    n = len(dev.heard)
+    d.run(1000)
+    assert 9 <= len(dev.heard) - n <= 11, dev.heard[n:]
+    assert set(dev.heard[n:]) == {0x11}
+    assert dev.insert(0x65)
+    d.run(300)                        # ESCROW after 200 ms, seen within 100 ms
+    k = dev.heard.index(0x41)         # STACK-1 right after the status that showed it
+    assert dev.heard[k - 1] == 0x11 and 0x41 not in dev.heard[:k]
+    d.run(1500)
+    assert d.ctl.store.ledger.table.credits == 2000
+
+
 def _pending_note():
     """A note journalled pending, the power gone before anything else: the
     cabinet's flash."""
