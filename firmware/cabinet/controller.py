@@ -5,9 +5,10 @@ call it with a fake clock); `run()` is the asyncio main loop
 (firmware/cabinet/loop.py), four tasks with their own periods so none
 starves another:
 
-  inputs+game+sas  10 ms   buttons, door/tilt/audit switches, game cycle,
-                           watchdog; SAS host polls (with a SAS port)
-  money+serial     20 ms   pulse bursts -> credits, inhibit line; read-out
+  inputs+game      20 ms   buttons, game cycle, watchdog; door/tilt/audit
+                           switches every 50 ms
+  money+serial+sas 20 ms   pulse bursts -> credits, inhibit line; read-out;
+                           SAS (10 ms after the inputs: the two take turns)
   display          50 ms   redraw only when the text changed
   maintenance     200 ms   journal erase-ahead, only when idle and money inhibited
 
@@ -241,15 +242,17 @@ class Controller:
         if draw:
             self.tick_display(now_ms)
 
-    def tick_inputs(self, now_ms):
-        """Switches, buttons, the game cycle; feeds the watchdog."""
+    def tick_inputs(self, now_ms, switches=True):
+        """Switches (when `switches`: the main loop reads them less often
+        than the buttons), buttons, the game cycle; feeds the watchdog."""
         if self.restarting():
             self._restart(now_ms)
             return
         b = self.board
         b.watchdog.feed()
         if not self.inputs_dead:  # a dead chain reads garbage
-            self._switches(now_ms)
+            if switches:
+                self._switches(now_ms)
             self.game.cover_result(self._covers_result(now_ms), now_ms)
             if self._deferred and not self.game.rolling() and \
                     not self.game.result_locked(now_ms):

@@ -68,9 +68,17 @@ class PioSas:
         self._n = 0
         self.overruns = 0
         self._hard = hard
-        self._rx.irq(self._drain, hard=hard)
+        # set at each word received (the main loop's asyncio.ThreadSafeFlag:
+        # its SAS task wakes for a poll instead of looking after every part)
+        self.wake = None
+        self._rx.irq(self._received, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
+
+    def _received(self, sm):
+        self._drain(sm)
+        if self.wake is not None:
+            self.wake.set()
 
     def _drain(self, sm):
         # no allocation (it may run as a hard interrupt): words go straight
@@ -90,7 +98,7 @@ class PioSas:
             # a scheduled handler runs between the main loop's bytecodes:
             # the words it has not yet moved join the ring here
             if not self._n and not self._rx.rx_fifo():
-                return 0  # the common case: the main loop asks after each of its parts
+                return 0  # the common case where nothing wakes the main loop for a poll
             self._drain(self._rx)
         n = min(self._n, len(buf))
         if not n:
