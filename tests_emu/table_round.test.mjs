@@ -1,5 +1,3 @@
-// Not in the emulator stage until it passes (docs/TESTING.md, "Not yet: a table on the emulated
-// silicon"): run it with `node --test tests_emu/table_round.mjs`.
 // A table on emulated silicon: the release image on two rp2040js chips, one a dome
 // (table.cfg "dome ..."), one a player station ("station 1"), their table links joined
 // through the RS-485 model of rs485.mjs. One round end to end: a bill and a bet at the
