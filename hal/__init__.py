@@ -67,6 +67,8 @@ printer
         ready and still without fault afterwards (blocks for the UART transfer).
     status() -> hal.printer.OK / PAPER_LOW / PAPER_OUT / FAULT (no answer = FAULT;
         up to ~200 ms on hardware).
+    poll() -> None or a status as status(): the same request one step a call,
+        never waiting (ESC/POS: a status every third call); for the idle watch.
 watchdog
     feed() -> None. Hardware: the first feed() arms the WDT (cannot be stopped).
 clock

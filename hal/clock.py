@@ -18,6 +18,8 @@ class Clock:
     Wall time comes from the DS3231 (attach_rtc, at boot): its reading plus
     the ticks since. `valid` is False when there is no RTC answer or its
     oscillator-stop flag says it was never set (tickets and the log say so);
+    `lost` is that flag at boot: the oscillator stopped, so the time ran out
+    on the backup battery (or was never set);
     now() then counts from the port's own clock (2021 on an rp2 after a
     power cut). set_time() writes the RTC too (SAS 7F, audit menu).
     """
@@ -29,6 +31,7 @@ class Clock:
         self.ticks_ms = time.ticks_ms  # the port's own function: no Python frame a call
         self.set_by_host = False
         self.valid = False
+        self.lost = False
         self.rtc = None
         self._base_s = None   # wall seconds at _base_t
         self._base_t = time.ticks_ms()
@@ -42,6 +45,7 @@ class Clock:
             tm = rtc.read()
         except OSError:
             tm = None
+        self.lost = getattr(rtc, "osf", False)
         if tm is not None:
             self._set_base(time.mktime(tuple(tm) + (0, 0)) + EPOCH_OFFSET)
             self.valid = True

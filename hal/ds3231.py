@@ -31,6 +31,7 @@ class DS3231:
         self.addr = addr
         self._r = bytearray(7)
         self._s = bytearray(1)
+        self.osf = False     # the last read found the oscillator-stop flag set
 
     def start(self):
         """Set-up: the oscillator keeps running on the backup battery (EOSC
@@ -47,7 +48,8 @@ class DS3231:
         oscillator-stop flag says the time is not valid. OSError if the chip
         does not answer."""
         self.i2c.readfrom_mem_into(self.addr, _STATUS, self._s)
-        if self._s[0] & _OSF:
+        self.osf = bool(self._s[0] & _OSF)
+        if self.osf:
             return None
         self.i2c.readfrom_mem_into(self.addr, 0, self._r)
         r = self._r

@@ -2,7 +2,9 @@
 
 Status uses the real-time status requests DLE EOT n, answered even while the
 printer is busy: n=2 (offline cause: cover open bit 2, error bit 6) and n=4
-(roll paper sensor: near end bits 2-3, paper end bits 5-6).
+(roll paper sensor: near end bits 2-3, paper end bits 5-6). status() waits
+for the replies (up to 200 ms when there are none); poll() asks the same
+without waiting, one step a call, for the idle watch.
 """
 from micropython import const
 
@@ -38,17 +40,50 @@ class EscPosPrinter:
         self._uart = uart
         self._ticks = ticks_ms
         self._b = bytearray(1)
+        self._step = 0       # poll(): 0 ask DLE EOT 2, 1 read it and ask DLE EOT 4, 2 read it
+        self._offline = None
 
-    def _ask(self, query):
+    def _drain(self):
         u = self._uart
         while u.any():  # drop stale bytes
             u.readinto(self._b, 1)
+
+    def _reply(self):
+        u = self._uart
+        if u.any() and u.readinto(self._b, 1):
+            return self._b[0]
+        return None
+
+    def _ask(self, query):
+        u = self._uart
+        self._step = 0       # a poll under way lost its reply to this drain
+        self._drain()
         u.write(query)
         t0 = self._ticks()
         while ticks_diff(self._ticks(), t0) < _REPLY_MS:
-            if u.any() and u.readinto(self._b, 1):
-                return self._b[0]
+            b = self._reply()
+            if b is not None:
+                return b
         return None
+
+    def poll(self):
+        """One step of a status request that never waits: None while it is
+        under way, the status (as status()) every third call. The caller
+        leaves the printer time to answer between calls (a reply is ~1 ms)."""
+        step = self._step
+        if step == 0:
+            self._drain()
+            self._uart.write(_Q_OFFLINE)
+            self._step = 1
+            return None
+        if step == 1:
+            self._offline = self._reply()
+            self._drain()
+            self._uart.write(_Q_PAPER)
+            self._step = 2
+            return None
+        self._step = 0
+        return status_from_replies(self._offline, self._reply())
 
     def status(self):
         """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""

@@ -66,6 +66,7 @@ EXCEPTIONS = {
     0x66: "cash out button pressed", 0x67: "ticket inserted", 0x68: "ticket transfer complete",
     0x69: "AFT transfer complete", 0x6A: "AFT request for host cashout",
     0x6F: "game locked", 0x70: "exception buffer overflow", 0x74: "printer paper low",
+    0x75: "printer power off", 0x76: "printer power on",
     0x7E: "game started", 0x7F: "game ended", 0x84: "operator menu entered",
     0x85: "operator menu exited",
 }

@@ -102,7 +102,7 @@ def test_text_tables_cover_every_code():
     assert len(R.CODES) == len(R.MESSAGES) == R.NOT_AVAILABLE + 1
     assert R.code_name(R.LOCKED) == "locked" and R.message(99) == "Refused"
     assert R.code_name(R.DARK_DOWN) == "dark_down"
-    assert len(E.NAMES) == E.COUNT == E.RESET_METHOD + 1  # the newest code
+    assert len(E.NAMES) == E.COUNT == E.PRINTER_PAPER + 1  # the newest code
     assert E.name(E.AGG_MIN) == "aggregate min" and E.name(E.COUNT) == "event %d" % E.COUNT
     assert E.name(E.DEVICE_FAULT) == "device fault"
 

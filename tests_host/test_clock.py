@@ -82,18 +82,18 @@ def test_board_clock_on_the_rtc():
     bus = FakeI2C()
     c = Clock()
     c.attach_rtc(DS3231(bus))
-    assert not c.valid                               # oscillator stopped: not set
+    assert not c.valid and c.lost                    # oscillator stopped: not set
     t = 1899812700                                   # 2030-03-15 13:45:00 UTC
     c.set_time(t)
     assert c.valid and abs(c.now() - t) <= 1
     assert DS3231(bus).read() == (2030, 3, 15, 13, 45, 0)
     c2 = Clock()                                     # the next power-up
     c2.attach_rtc(DS3231(bus))
-    assert c2.valid and abs(c2.now() - t) <= 1
+    assert c2.valid and abs(c2.now() - t) <= 1 and not c2.lost
     bus.fail = True
     c3 = Clock()
     c3.attach_rtc(DS3231(bus))                       # no chip: not valid, no crash
-    assert not c3.valid
+    assert not c3.valid and not c3.lost              # and no sign of a flat battery
 
 
 def test_unset_clock_is_logged_and_printed():

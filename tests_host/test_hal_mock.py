@@ -498,6 +498,33 @@ def test_escpos_status_and_ticket():
     assert status_from_replies(0xFF, 0x12) == FAULT  # not a status byte
 
 
+def test_escpos_poll_asks_one_step_a_call_and_never_waits():
+    """The idle watch's request: DLE EOT 2 then 4, one write a call, the
+    reply read at the next call; no ticks read (no wait), a printer that
+    does not answer is FAULT like status()."""
+    def no_ticks():
+        raise AssertionError("poll() must not wait")
+
+    u = FakeUart({b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x1E})
+    p = EscPosPrinter(u, no_ticks)
+    assert p.poll() is None and bytes(u.written) == b"\x10\x04\x02"
+    assert p.poll() is None and bytes(u.written) == b"\x10\x04\x02\x10\x04\x04"
+    assert p.poll() == PAPER_LOW and len(u.written) == 6
+    assert p.poll() is None                        # the next request starts over
+    u.replies = {}
+    assert p.poll() is None and p.poll() == FAULT
+    # a status() between two steps takes the reply: the poll starts again
+    t = [0]
+
+    def ticks():
+        t[0] += 1
+        return t[0]
+    u2 = FakeUart({b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12})
+    p2 = EscPosPrinter(u2, ticks)
+    assert p2.poll() is None and p2.status() == OK
+    assert p2.poll() is None and p2.poll() is None and p2.poll() == OK
+
+
 def test_display_buffer_and_text_render():
     b = board()
     d = b.display

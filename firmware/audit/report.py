@@ -99,9 +99,14 @@ def event_detail(code, arg):
         return "amount %d" % arg
     if code in (E.HOST_OFF, E.HOST_ON):
         return "bills" if arg == 2 else "play"
-    if code == E.DEVICE_FAULT:
+    if code == E.DEVICE_FAULT or code == E.DEVICE_OK:
         from hal import faults
         return faults.name(arg)
+    if code == E.PRINTER_PAPER:
+        from hal.prstatus import STATUS_NAMES
+        return STATUS_NAMES[arg] if 0 <= arg < len(STATUS_NAMES) else "status %d" % arg
+    if code == E.CLOCK_UNSET:
+        return "oscillator stopped" if arg else ""
     if code == E.FAULT_RESTART:
         return ("error", "no memory", "device")[arg] if 0 <= arg <= 2 else "kind %d" % arg
     if code == E.BILL_DOUBT:

@@ -101,7 +101,8 @@ class Controller:
         self.store.ledger.recall.reserve()
         self.sas = start_sas(self) if getattr(board, "sas", None) is not None else None
         if not getattr(self.clock, "valid", True) and not self.store.critical:
-            self.store.event(self.now_s(), E.CLOCK_UNSET)  # times below are not real
+            # times below are not real; a stopped oscillator: the battery ran out
+            self.store.event(self.now_s(), E.CLOCK_UNSET, 1 if getattr(self.clock, "lost", False) else 0)
         self.profile_refused = ""  # why a requested profile was not taken
         if profile and not self.store.critical and \
                 self.store.ledger.config["profile"] != profile:
@@ -150,11 +151,14 @@ class Controller:
         self._basic = _optional(_BASIC)[0] if audit else None
         self._poll_faults(now)
         try:
-            dead = board.printer.status() == PR.FAULT
+            st = board.printer.status()
         except OSError:
-            dead = True
-        if dead:
+            st = PR.FAULT
+        if st == PR.FAULT:
             devfault.printer(self, now)
+        self.printer_seen = self.printer_read = PR.OK   # the idle watch (devfault.watch_printer)
+        self.printer_ms = now
+        devfault.printer_status(self, st)
         self._update_inhibit()
         if self.profile_refused:
             self.say(self.profile_refused, now, 10000)
@@ -619,6 +623,7 @@ class Controller:
         if self.restarting():
             return False
         self._poll_faults(now_ms)
+        devfault.watch_printer(self, now_ms)
         store = self.store
         if not store.erase_pending() or not self.idle(now_ms):
             return False

@@ -9,12 +9,16 @@ tower light keeps RED on and WHITE blinks the code of the first fault.
 from micropython import const
 
 from hal import faults as F
+from hal import prstatus as PR
 from hal.ticks import ticks_diff
 from firmware.store import events as E
 from firmware.store import ledger as L
 
 _BLINK_MS = const(400)
 _LINE_QUIET_MS = const(2000)   # a stopped line is quiet this long before it counts again
+# the idle watch asks the printer one step of its status every this long (a
+# status every third step: ~1.5 s; a change counts when read twice)
+PRINTER_STEP_MS = const(500)
 
 
 def poll(ctl, found, now_ms):
@@ -29,11 +33,14 @@ def poll(ctl, found, now_ms):
 
 def cleared(ctl, codes):
     """The money device answers again without a fault: its codes leave the
-    list (its lock stays for the attendant)."""
+    list (its lock stays for the attendant) and the log says so (SAS: the
+    cash box back is 1C)."""
     for code in codes:
         if code in ctl.faults:
             ctl.faults.remove(code)
             ctl.dirty = True
+            if not ctl.store.critical:
+                ctl.store.event(ctl.now_s(), E.DEVICE_OK, code)
 
 
 def lines(ctl, money, now_ms):
@@ -58,6 +65,54 @@ def lines(ctl, money, now_ms):
 
 def printer(ctl, now_ms):
     note(ctl, F.PRINTER, now_ms)
+
+
+def watch_printer(ctl, now_ms):
+    """The printer's status at any time, not only at a cash out: one short
+    exchange a step (board.printer.poll(), never waiting), a status read
+    twice in a row counts (a reply lost to a ticket's own status requests
+    reads once)."""
+    if ticks_diff(now_ms, ctl.printer_ms) < PRINTER_STEP_MS:
+        return
+    ctl.printer_ms = now_ms
+    try:
+        st = ctl.board.printer.poll()
+    except OSError:
+        st = PR.FAULT
+    if st is None:
+        return
+    if st != ctl.printer_read:
+        ctl.printer_read = st
+        return
+    printer_status(ctl, st)
+
+
+def printer_status(ctl, st):
+    """Logs a change of the printer's status, each once: not answering (or
+    an error) as a device fault (SAS 60), answering again as "device back"
+    (76), the paper sensor (61 out, 74 low; back to OK has no SAS code).
+    Play is not locked: a cash out without a printer is a handpay."""
+    was = ctl.printer_seen
+    if st == was:
+        return
+    ctl.printer_seen = st
+    store = ctl.store
+    if store.critical:
+        return
+    now = ctl.now_s()
+    if st == PR.FAULT:
+        if F.PRINTER not in ctl.faults:     # at power-up devfault.printer() logged it
+            store.event(now, E.DEVICE_FAULT, F.PRINTER)
+        return
+    paper = was
+    if was == PR.FAULT:
+        if F.PRINTER in ctl.faults:         # its lock, if any, stays for the attendant
+            cleared(ctl, (F.PRINTER,))
+        else:
+            store.event(now, E.DEVICE_OK, F.PRINTER)
+        paper = PR.OK
+    if st != paper:
+        store.event(now, E.PRINTER_PAPER, st)
 
 
 def display(ctl, now_ms):

@@ -126,6 +126,19 @@ BY_EVENT = (
 # exception: printer communication error, bill acceptor hardware failure,
 # bill jam, cash box full, cash box removed, coin in tilt (00: none)
 BY_FAULT = b"\x00\x00\x60\x00\x00\x29\x28\x27\x1b\x29\x21"
+# the device answers again (event DEVICE_OK, by hal.faults code): printer
+# power on (the only "printer back" code), cash box installed
+_BY_BACK = const(b"\x00\x00\x76\x00\x00\x00\x00\x00\x1c")
+# the printer's paper (event PRINTER_PAPER, by hal.prstatus code): OK has
+# no code, paper out, -, paper low
+_BY_PAPER = const(b"\x00\x61\x00\x74")
+# the clock not set at power-up (event CLOCK_UNSET, arg 1: the DS3231's
+# oscillator-stop flag): low backup battery detected
+_BY_CLOCK = const(b"\x00\x3b")
+# events whose exception depends on their arg, and the table by arg of each
+# (DEVICE_FAULT 28, DEVICE_OK 52, PRINTER_PAPER 53, CLOCK_UNSET 38)
+_ARG_EVENTS = const(b"\x1c\x34\x35\x26")
+_BY_ARG = (BY_FAULT, _BY_BACK, _BY_PAPER, _BY_CLOCK)
 
 # long poll -> its handler in _HANDLERS (below the class): command, handler
 # pairs, searched at each long poll (no 256-byte table on the heap)
@@ -235,9 +248,15 @@ class Sas:
                 c = _BILL_DOLLARS.index(c) if c in _BILL_DOLLARS else -1
                 self.push(BILL_CODES[c] if c >= 0 else _BILL_OTHER, number)
                 continue
-            if code == E.DEVICE_FAULT:
-                if arg < len(BY_FAULT) and BY_FAULT[arg]:
-                    self.push(BY_FAULT[arg], number)
+            j = len(_ARG_EVENTS) - 1
+            while j >= 0 and _ARG_EVENTS[j] != code:
+                j -= 1
+            if j >= 0:
+                tab = _BY_ARG[j]
+                if 0 <= arg < len(tab) and tab[arg]:
+                    self.push(tab[arg], number)
+                elif number > self.acked and self.size == 0:
+                    self.acked = number
                 continue
             i = 2 * code
             c = BY_EVENT[i] if i < len(BY_EVENT) else 0

@@ -46,7 +46,8 @@ LOGIC_CLOSE = const(34)
 CASHBOX_OPEN = const(35)   # cash box (stacker) door
 CASHBOX_CLOSE = const(36)
 CLOCK_SET = const(37)      # the record's time is the old clock, arg the new one
-CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or lost its time)
+CLOCK_UNSET = const(38)    # at power-up: the real-time clock was never set (or lost its time;
+                           # arg 1: its oscillator-stop flag, the backup battery ran out)
 BILL_RETURNED = const(39)  # a bill in escrow went back to the player (arg: cents)
 FLASH_WORN = const(40)     # arg: physical journal sector whose program did not read back
 FAULT_RESTART = const(41)  # a passing fault restarted the cabinet; arg: FAULT_* kind
@@ -64,9 +65,11 @@ AFT_DONE = const(48)         # an AFT transfer to or from the credit meter (arg:
 HANDPAY_READ = const(49)     # the host read it (long poll 1B)
 HANDPAY_CLOSED = const(50)   # the host acknowledged its reset (exception 52)
 RESET_METHOD = const(51)     # SAS A8: the jackpot's reset (arg 1: to the credit meter, 0: by hand)
+DEVICE_OK = const(52)        # a device of DEVICE_FAULT answers again, without that fault (arg: its code)
+PRINTER_PAPER = const(53)    # the printer's paper sensor changed (arg: hal.prstatus OK, PAPER_LOW, PAPER_OUT)
 
 
-COUNT = const(52)  # codes 0..RESET_METHOD; len(NAMES)
+COUNT = const(54)  # codes 0..PRINTER_PAPER; len(NAMES)
 
 # FAULT_RESTART's arg: what kind of exception it was
 FAULT_OTHER = const(0)
@@ -87,6 +90,7 @@ NAMES = (
     "action refused", "bill in doubt", "pulses dropped",
     "ticket inserted", "ticket in done", "safe boot, REPL open", "AFT transfer",
     "handpay read by host", "handpay closed", "jackpot reset method",
+    "device back", "printer paper",
 )
 
 

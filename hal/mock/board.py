@@ -258,14 +258,20 @@ class MockMoney(Money):
 class MockPrinter:
     """print_ticket(lines, barcode) -> True if status() is OK or PAPER_LOW;
     `tickets` keeps the lines printed, `barcodes` each ticket's ITF digits
-    (None: no barcode); set status with `status_value`."""
+    (None: no barcode); set status with `status_value`; `polls` counts the
+    idle watch's status requests (poll(): one exchange a call here)."""
 
     def __init__(self):
         self.status_value = OK
         self.tickets = []
         self.barcodes = []
+        self.polls = 0
 
     def status(self):
+        return self.status_value
+
+    def poll(self):
+        self.polls += 1
         return self.status_value
 
     def print_ticket(self, lines, barcode=None):

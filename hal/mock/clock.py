@@ -15,6 +15,7 @@ class FakeClock:
     ticks_add = staticmethod(ticks_add)
 
     valid = True  # a test sets False: a real-time clock that was never set
+    lost = False  # and True: its oscillator-stop flag was set (the battery ran out)
 
     def __init__(self, ms=0, start_s=_DEFAULT_EPOCH):
         self._t = ms % TICKS_PERIOD
