@@ -184,6 +184,10 @@ def decode(poll, answer):
     if len(poll) == 1:                       # a general poll
         return _general(poll[0] & 0x7F, a)
     addr, cmd = poll[0], poll[1]
+    if len(a) >= 5 and a[0] == addr and a[1] == 0xFF:
+        # real-time event reporting: an event pending goes before the long
+        # poll's answer (12.3); the host sends the long poll again (12.4)
+        return _general(addr, a)
     if cmd in ACK_ONLY:
         if a == bytes((addr,)):
             return {"ack": True}

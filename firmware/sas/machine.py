@@ -59,6 +59,8 @@ _GAME_START = const(0x7E)
 _GAME_END = const(0x7F)
 _OVERFLOW = const(0x70)
 _BILL_OTHER = const(0x4F)   # bill accepted: a note with no code of its own
+_EVENT = const(0xFF)        # real-time event reporting: the event's "command" (12.5)
+_WAGER_MAX = const(9999)    # 7E's credits wagered: 2 BCD bytes
 
 # 51 handpay pending, 52 handpay was reset: with the handpay queue on, sent
 # as priority exceptions (firmware/sas/handpays.py), not queued
@@ -149,7 +151,7 @@ _BY_CMD = const(
     b"\x1f\x03\x53\x03\x21\x04\x4c\x04\x7f\x04\x94\x04\x48\x05\x54\x06\x7e\x07"
     b"\x1b\x08\x2f\x09\x6f\x09\xaf\x09\x4d\x0a\x57\x0b\x58\x0b\xa0\x0c"
     b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10"
-    b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12\xa8\x13")
+    b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12\xa8\x13\x0e\x14")
 
 # long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
 # count and cents; a type the cabinet never issues or takes answers zeros
@@ -205,6 +207,10 @@ class Sas:
         self.aft = aft.Aft(self)                                # long polls 72, 74
         self.handpays = handpays.Handpays(self)                  # 51/52, 1B, A8
         self.priority = 0                  # the priority exception sent, until acknowledged
+        # real-time event reporting (0E, section 12): RAM only, off at power-up
+        self.rte = False
+        self.game_wager = self.game_coin_in = self.game_win = 0   # 7E / 7F event data
+        self._won_at_start = 0
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -271,9 +277,14 @@ class Sas:
         if led.phase != self.phase:
             self.phase = led.phase
             if led.phase == L.CLOSED:
+                # the real-time event's data (12.5.3): the wager at risk, coin in after it
+                self.game_wager = min(led.table.on_table(), _WAGER_MAX)
+                self.game_coin_in = meters.meter(led, 0x00)
+                self._won_at_start = meters.meter(led, 0x22)
                 self.push(_GAME_START)
         if led.game_no != self.game_no:
             self.game_no = led.game_no
+            self.game_win = meters.meter(led, 0x22) - self._won_at_start   # 12.5.4
             self.push(_GAME_END)
 
     # ---- one pass ----------------------------------------------------------
@@ -378,22 +389,16 @@ class Sas:
                 self._tag = _SENT_ROM
                 self.port.write(memoryview(o)[:self.tail(4)])
                 return
-            first = self.handpays.exception(self.ctl.clock.ticks_ms())
-            if first:
-                o[0] = self.priority = first
-                self._tag = _SENT_PRIORITY
-            elif self.full:
-                o[0] = _OVERFLOW
-                self._tag = _SENT_OVERFLOW
-            elif self.size:
-                o[0] = self._queue[self.first]
-                self._tag = _SENT_QUEUE
-            else:
-                o[0] = _NO_EXCEPTION
-                self._tag = _SENT_NONE
+            code = self.pick()
+            if self.rte:
+                if self._tag != _SENT_NONE:     # nothing to report: no answer (12.6)
+                    self.port.write(memoryview(o)[:self.event(code)])
+                return
+            o[0] = code
             self.port.write(memoryview(o)[:1])
             return
-        # any other poll is an implied ACK of a general-poll answer
+        # any other poll is an implied ACK of a general-poll answer (or of
+        # an event sent for a long poll)
         self.done()
         self.last_kind = kind
         if stale:
@@ -401,6 +406,13 @@ class Sas:
         self.count += 1
         f = fr.buf
         cmd = f[1]
+        if self.rte and kind != _BROADCAST:
+            # an event pending goes before the long poll's answer; the host
+            # sends the long poll again (12.3, 12.4)
+            code = self.pick()
+            if self._tag != _SENT_NONE:
+                self.port.write(memoryview(self.reply)[:self.event(code)])
+                return
         if wire.length(cmd) != wire.R and not wire.crc_ok(f, fr.n):
             self.refused += 1           # a bad CRC is ignored: the host polls again
             return
@@ -413,6 +425,58 @@ class Sas:
         if kind == _BROADCAST or n == 0:
             return                          # type G gets no answer
         self.port.write(memoryview(self.reply)[:n])
+
+    def pick(self):
+        """The exception to report next (00: none); _tag says which it is."""
+        first = self.handpays.exception(self.ctl.clock.ticks_ms())
+        if first:
+            self.priority = first
+            self._tag = _SENT_PRIORITY
+            return first
+        if self.full:
+            self._tag = _SENT_OVERFLOW
+            return _OVERFLOW
+        if self.size:
+            self._tag = _SENT_QUEUE
+            return self._queue[self.first]
+        self._tag = _SENT_NONE
+        return _NO_EXCEPTION
+
+    def event(self, code):
+        """Exception `code` as a real-time event (12.5): address, FF, the
+        code and its data, CRC; every bill as 4F with country, denomination
+        code and that note's count (12.5.1), 7E with the wager and coin in
+        (12.5.3), 7F with the game's win (12.5.4), all in cents; returns
+        its length."""
+        o = self.reply
+        k = self.head(_EVENT)
+        if code in BILL_CODES and self._tag == _SENT_QUEUE:
+            led = self.ctl.store.ledger
+            ev = led.events
+            arg = ev.get(ev.total - self.numbers[self.first])[3]
+            o[k] = _BILL_OTHER
+            k = self.bill_data(led, arg // 100, k + 1)
+        elif code == _GAME_START:
+            o[k] = code
+            k = wire.put_bcd(o, k + 1, self.game_wager, 2)
+            k = wire.put_bcd(o, k, self.game_coin_in, 4)
+            o[k] = o[k + 1] = 0             # wager type, progressive group
+            k += 2
+        elif code == _GAME_END:
+            o[k] = code
+            k = wire.put_bcd(o, k + 1, self.game_win, 4)
+        else:
+            o[k] = code
+            k += 1
+        return self.tail(k)
+
+    def rte_switch(self, f, n):
+        """0E enable (01) / disable (00) real-time event reporting (12.1);
+        anything else is NACKed."""
+        if f[2] > 1:
+            return self.status(0x80)
+        self.rte = f[2] == 1
+        return self.status()
 
     def done(self):
         """The host acknowledged the last general poll's answer."""
@@ -482,17 +546,21 @@ class Sas:
             if code == E.BILL_IN:
                 dollars = arg // 100
                 break
-        o = self.reply
         if dollars:
-            o[k] = _COUNTRY_US
-            c = _BILL_DOLLARS.index(dollars) if dollars in _BILL_DOLLARS else 0
-            o[k + 1] = 0x10 if c == 10 else c
-            k = wire.put_bcd(o, k + 2, meters.bills(led, dollars), 4)
-        else:
-            for i in range(6):
-                o[k + i] = 0
-            k += 6
-        return self.tail(k)
+            return self.tail(self.bill_data(led, dollars, k))
+        o = self.reply
+        for i in range(6):
+            o[k + i] = 0
+        return self.tail(k + 6)
+
+    def bill_data(self, led, dollars, k):
+        """Country, denomination code (C-5, C-6) and the count of that note
+        (4 BCD) at k (48 and the bill event); returns the end."""
+        o = self.reply
+        o[k] = _COUNTRY_US
+        c = _BILL_DOLLARS.index(dollars) if dollars in _BILL_DOLLARS else 0
+        o[k + 1] = 0x10 if c == 10 else c
+        return wire.put_bcd(o, k + 2, meters.bills(led, dollars), 4)
 
     def clock(self, f, n):
         """7E current date and time: MMDDYYYY HHMMSS, BCD."""
@@ -604,4 +672,4 @@ class Sas:
 _HANDLERS = (Sas.enable, Sas.meters, info.machine, Sas.more, Sas.bill, info.version,
              Sas.clock, handpays.info, Sas.select, Sas.ticket, Sas.waiting, info.features,
              info.games, redeem.validation_data, redeem.redeem, Sas.validation_meters,
-             ticket_data.answer, aft.answer, handpays.reset_method)
+             ticket_data.answer, aft.answer, handpays.reset_method, Sas.rte_switch)
