@@ -15,7 +15,7 @@ from test_sas_floor import ADDR, ask, drain, poll, synced
 from test_clock import FakeI2C
 
 # the watch needs two readings of three steps each at most: 6 steps
-_SETTLE_MS = 7 * devfault.PRINTER_STEP_MS
+_SETTLE_MS = 7 * devfault._PRINTER_STEP_MS
 
 
 def printer_becomes(b, d, status):
@@ -44,16 +44,16 @@ def test_printer_states_at_idle_are_reported_each_once():
 
 def test_a_passing_reading_is_not_reported_and_the_rate_is_low():
     """A status must read the same twice; the printer is asked one short
-    step every PRINTER_STEP_MS, never more."""
+    step every _PRINTER_STEP_MS, never more."""
     b, d = synced(seed=32)
     n0 = b.printer.polls
     b.printer.status_value = PR.PAPER_OUT
-    d.run(devfault.PRINTER_STEP_MS + 10)                # one reading only
+    d.run(devfault._PRINTER_STEP_MS + 10)                # one reading only
     b.printer.status_value = PR.OK
     d.run(10000)
     assert drain(d) == []
     polls = b.printer.polls - n0
-    assert 10000 // devfault.PRINTER_STEP_MS <= polls <= 10500 // devfault.PRINTER_STEP_MS + 1
+    assert 10000 // devfault._PRINTER_STEP_MS <= polls <= 10500 // devfault._PRINTER_STEP_MS + 1
 
 
 def test_printer_low_at_power_up_is_reported_and_a_dead_one_once():

@@ -18,7 +18,7 @@ _BLINK_MS = const(400)
 _LINE_QUIET_MS = const(2000)   # a stopped line is quiet this long before it counts again
 # the idle watch asks the printer one step of its status every this long (a
 # status every third step: ~1.5 s; a change counts when read twice)
-PRINTER_STEP_MS = const(500)
+_PRINTER_STEP_MS = const(500)
 
 
 def poll(ctl, found, now_ms):
@@ -72,7 +72,7 @@ def watch_printer(ctl, now_ms):
     exchange a step (board.printer.poll(), never waiting), a status read
     twice in a row counts (a reply lost to a ticket's own status requests
     reads once)."""
-    if ticks_diff(now_ms, ctl.printer_ms) < PRINTER_STEP_MS:
+    if ticks_diff(now_ms, ctl.printer_ms) < _PRINTER_STEP_MS:
         return
     ctl.printer_ms = now_ms
     try:

@@ -209,8 +209,8 @@ class Sas:
         self.priority = 0                  # the priority exception sent, until acknowledged
         # real-time event reporting (0E, section 12): RAM only, off at power-up
         self.rte = False
-        self.game_wager = self.game_coin_in = self.game_win = 0   # 7E / 7F event data
-        self._won_at_start = 0
+        # 7E / 7F event data: wager, coin in, win, total won at the game's start
+        self.game = array.array("i", (0, 0, 0, 0))
 
     # ---- the queue -------------------------------------------------------
     def push(self, code, number=0):
@@ -278,13 +278,14 @@ class Sas:
             self.phase = led.phase
             if led.phase == L.CLOSED:
                 # the real-time event's data (12.5.3): the wager at risk, coin in after it
-                self.game_wager = min(led.table.on_table(), _WAGER_MAX)
-                self.game_coin_in = meters.meter(led, 0x00)
-                self._won_at_start = meters.meter(led, 0x22)
+                g = self.game
+                g[0] = min(led.table.on_table(), _WAGER_MAX)
+                g[1] = meters.meter(led, 0x00)
+                g[3] = meters.meter(led, 0x22)
                 self.push(_GAME_START)
         if led.game_no != self.game_no:
             self.game_no = led.game_no
-            self.game_win = meters.meter(led, 0x22) - self._won_at_start   # 12.5.4
+            self.game[2] = meters.meter(led, 0x22) - self.game[3]   # 12.5.4
             self.push(_GAME_END)
 
     # ---- one pass ----------------------------------------------------------
@@ -458,13 +459,13 @@ class Sas:
             k = self.bill_data(led, arg // 100, k + 1)
         elif code == _GAME_START:
             o[k] = code
-            k = wire.put_bcd(o, k + 1, self.game_wager, 2)
-            k = wire.put_bcd(o, k, self.game_coin_in, 4)
+            k = wire.put_bcd(o, k + 1, self.game[0], 2)
+            k = wire.put_bcd(o, k, self.game[1], 4)
             o[k] = o[k + 1] = 0             # wager type, progressive group
             k += 2
         elif code == _GAME_END:
             o[k] = code
-            k = wire.put_bcd(o, k + 1, self.game_win, 4)
+            k = wire.put_bcd(o, k + 1, self.game[2], 4)
         else:
             o[k] = code
             k += 1
