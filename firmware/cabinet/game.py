@@ -122,7 +122,10 @@ class Game:
         self.changed = True         # screen must be redrawn
         self.rolls = 0              # results committed since start (bench)
         self.cue = 0                # a sound for the controller to play (hal.buzzer)
-        self._rng = (now_ms * 2654435761 + 12345) & 0xFFFFFFFF or 1
+        # the jitter's xorshift32 state in a one-word array: an int attribute of 2**30 or
+        # more is a heap object on rp2 (31-bit small ints), 32 B that came and went a roll
+        from array import array  # here: a module-level name would grow the module's dict
+        self._rng = array("I", ((now_ms * 2654435761 + 12345) & 0xFFFFFFFF or 1,))
         self.resume(now_ms)
 
     # ---- helpers --------------------------------------------------------
@@ -130,11 +133,11 @@ class Game:
         return self.store.ledger
 
     def _rand(self, n):
-        s = self._rng
+        s = self._rng[0]
         s ^= (s << 13) & 0xFFFFFFFF
         s ^= s >> 17
         s ^= (s << 5) & 0xFFFFFFFF
-        self._rng = s
+        self._rng[0] = s
         return s % n
 
     def _refused(self, code, now_ms):

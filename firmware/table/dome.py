@@ -41,7 +41,8 @@ class DomeController:
             print("CRITICAL", self.log.reason)
         self.dome = D.Dome(self.log, now, cfg)
         # a roll's state for firmware/cabinet/game.py's shake functions
-        self._rng = (now * 2654435761 + 12345) & 0xFFFFFFFF or 1
+        from array import array  # the stand-alone's jitter state (game.py Game.__init__)
+        self._rng = array("I", ((now * 2654435761 + 12345) & 0xFFFFFFFF or 1,))
         self.settler = Settler(600)
         self.shake_ms = 0
         self.moved = None
