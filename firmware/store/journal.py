@@ -51,11 +51,10 @@ _S_CONFLICT = const(6)
 _S_BSEQ = const(7)  # seq of newest base entry (SNAPE/FMT) in sector, 0 none
 _S_BSTART = const(8)  # seq where that base's data starts
 _S_BLEN = const(9)
-_S_BCRC = const(10)
-_S_BTYPE = const(11)
-_S_LASTNC = const(12)  # seq of newest entry that is not a snapshot chunk, 0 none
-_S_WIPED = const(13)  # entries in one copy, the other copy blank: 1 A, 2 B
-_S_RET = const(14)  # retired: a worn sector, marked (see _retire)
+_S_BTYPE = const(10)
+_S_LASTNC = const(11)  # seq of newest entry that is not a snapshot chunk, 0 none
+_S_WIPED = const(12)  # entries in one copy, the other copy blank: 1 A, 2 B
+_S_RET = const(13)  # retired: a worn sector, marked (see _retire)
 
 
 class JournalFull(Exception):
@@ -204,7 +203,6 @@ class Journal:
         self.keep = 1  # oldest seq still needed
         self.snap_start = 0
         self.snap_len = 0
-        self.snap_crc = 0
 
     # ------------------------------------------------------------------ mount
     def _read_pair(self, s):
@@ -222,7 +220,7 @@ class Journal:
         # a healthy sector's copies are byte for byte the same: one parse
         # tells for both (mount parses every entry: the chip's start-up time)
         same = abuf == bbuf
-        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, 0, False]
+        sm = [0, 0, 0, True, False, False, False, 0, 0, 0, 0, 0, 0, False]
         if _marked(a) or (not same and _marked(b)):
             sm[_S_RET] = True
             return sm
@@ -254,11 +252,10 @@ class Journal:
             if t != T_SNAPC:
                 sm[_S_LASTNC] = seq
             if t == T_SNAPE and ln == 12:
-                st, tot, c = struct.unpack_from("<III", mv, o + _HDR)
+                st, tot = struct.unpack_from("<II", mv, o + _HDR)
                 sm[_S_BSEQ] = seq
                 sm[_S_BSTART] = st
                 sm[_S_BLEN] = tot
-                sm[_S_BCRC] = c
                 sm[_S_BTYPE] = T_SNAPE
             elif t == T_FMT:
                 sm[_S_BSEQ] = seq
@@ -393,7 +390,6 @@ class Journal:
             if base[_S_BTYPE] == T_SNAPE:
                 self.snap_start = base[_S_BSTART]
                 self.snap_len = base[_S_BLEN]
-                self.snap_crc = base[_S_BCRC]
         self.head = h
         self.nlive = len(chain)
         for s in chain:
@@ -552,18 +548,21 @@ class Journal:
         in order, each a memoryview valid until the next step. Once they
         are all read, snap_ok says whether their length and CRC are what its
         end entry holds. The store decodes a chunk at a time: a fragmented
-        heap need not hold the snapshot in one block."""
+        heap need not hold the snapshot in one block. The CRC is read from
+        that entry here, not kept: a CRC of 2**30 or more held as an int is a
+        heap object on rp2 (31-bit small ints)."""
         self.snap_ok = False
         n = 0
         c = 0
         for t, seq, p in self._entries(self.snap_start):
             if seq >= self.base_seq:
+                self.snap_ok = seq == self.base_seq and t == T_SNAPE and len(p) == 12 \
+                    and n == self.snap_len and c == struct.unpack_from("<I", p, 8)[0]
                 break
             if t == T_SNAPC:
                 n += len(p)
                 c = crc32(p, c)
                 yield p
-        self.snap_ok = n == self.snap_len and c == self.snap_crc
 
     def snapshot(self):
         """Bytes of the newest valid snapshot in one block, or None (host
@@ -882,7 +881,6 @@ class Journal:
         self.base_type = T_SNAPE
         self.snap_start = start
         self.snap_len = total
-        self.snap_crc = c
         self._set_keep(start)
         if self.status == EMPTY:
             self.status = OK
