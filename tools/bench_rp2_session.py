@@ -72,14 +72,15 @@ class Inputs:
         self.held = 0
         self.bills = 0
         self.faces = (3, 4)
-        self.rng = SEED or 12345
+        from array import array
+        self.rng = array("I", (SEED or 12345,))
 
     def rand6(self):
-        s = self.rng
+        s = self.rng[0]
         s ^= (s << 13) & 0xFFFFFFFF
         s ^= s >> 17
         s ^= (s << 5) & 0xFFFFFFFF
-        self.rng = s
+        self.rng[0] = s
         return 1 + s % 6
 
     def shaken(self):
