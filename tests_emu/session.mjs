@@ -44,9 +44,19 @@ export function rolePart(text, role) {
   return out.join('');
 }
 
+/**
+ * `text` without what only a reader needs: its leading docstring, comment lines and blank lines.
+ * The raw REPL holds the text it was sent in RAM until the session ends, so every byte of it
+ * would count against the release image's free heap, and none of it ships (~1.5 KB a role).
+ */
+export function codeOnly(text) {
+  return text.replace(/^"{3}[\s\S]*?"{3}\n/, '').split('\n')
+    .filter((line) => !/^\s*(#.*)?$/.test(line)).map((line) => `${line}\n`).join('');
+}
+
 /** The session script for `role` (only the code it runs) with its parameters filled in. */
 export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345, role = 'cabinet' }) {
-  return rolePart(fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8'), role)
+  return codeOnly(rolePart(fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8'), role))
     .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed))
     .replace('@CHECK@', String(check)).replace('@SEED@', String(seed)).replace('@ROLE@', role);
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { BOOTROM, flashWithFiles, missing, ROOT } from './harness.mjs';
 import { Pico } from './pico.mjs';
-import { ROLES, TABLE_HEAP_BUDGET, attachTable, heapGuard, rolePart, runSession } from './session.mjs';
+import { ROLES, TABLE_HEAP_BUDGET, attachTable, codeOnly, heapGuard, rolePart, runSession, sessionCode } from './session.mjs';
 
 const FULL = process.env.FULL === '1';
 // CI: ~1 min of one core for both (a station's roll costs the emulator ~6x a dome's round)
@@ -41,6 +41,15 @@ describe('the heap session script in parts, one a role', () => {
       }
     });
   }
+  it('sends code only: no docstring, comment or blank line (the raw REPL keeps the text in RAM)', () => {
+    assert.equal(codeOnly('"""Doc\n\nmore."""\nimport gc\n\n# why\ndef f():\n    # how\n    return 1  # kept\n'),
+      'import gc\ndef f():\n    return 1  # kept\n');
+    for (const role of ROLES) {
+      const text = sessionCode({ rolls: 40, role });
+      assert.doesNotMatch(text.slice(0, -1), /^[ \t]*(#.*)?$/m, role);
+      for (const mark of ROLE_CODE[role]) assert.ok(text.includes(mark), `${role}: ${mark}`);
+    }
+  });
   it('refuses a marker that names no role', () => {
     assert.throws(() => rolePart('a = 1\n#@ stations\nb = 2\n', 'station'), /line 2: not a part marker/);
     assert.equal(rolePart('a = 1\n#@ dome: note\n#@ more note\nb = 2\n#@ all\nc = 3\n', 'station'), 'a = 1\nc = 3\n');
