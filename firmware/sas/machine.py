@@ -605,35 +605,45 @@ class Sas:
         return self.tail(k)
 
     def ticket(self, f, n):
-        """4D send enhanced validation information: the newest cash out ticket
-        (function 00 reads it once, FF looks ahead; buffer index 1 = newest)."""
+        """4D send enhanced validation information (15.10): function 00 the
+        newest cash out ticket, once; FF looks at it again; 01-1F the
+        validation records, 01 the newest (firmware/store/validations.py).
+        No such record: all zeros."""
         led = self.ctl.store.ledger
         fn = f[2]
         o = self.reply
         k = self.head(0x4D)
-        t = None
-        if led.val_seq or led.ticket_last:
+        r = None
+        if (fn == 0 and not self.ticket_unread) or 0x1F < fn < 0xFF:
+            pass               # nothing unread, or not a buffer index
+        elif led.validations.total:
+            r = led.validations.get(fn - 1 if 1 <= fn <= 0x1F else 0)
+        elif fn in (0, 1, 0xFF) and (led.val_seq or led.ticket_last):
+            # a journal from before the records were kept: its newest ticket
             t = validation.ticket(led)
-        if t is None or (fn == 0 and not self.ticket_unread) or fn not in (0, 1, 0xFF):
+            if t is not None:
+                r = (int(t[0]), t[1], t[2], led.val_seq, led.config["ticket_expiry"])
+        if r is None:
             for i in range(31):
                 o[k + i] = 0
             return self.tail(k + 31)
         if fn == 0:
             self.ticket_unread = False
-        number, when, amount = t
+        number, when, amount, seq, expiry = r
+        if not number:     # printed before the number was kept
+            number = int(validation.number(led.val_id, led.val_seq))
         y, mo, d, hh, mi, ss = timefmt.civil(when)
         o[k] = 0x00                                  # cashable ticket from a cash out
-        o[k + 1] = 1
+        o[k + 1] = fn if 1 <= fn <= 0x1F else 1
         k = wire.put_bcd(o, k + 2, mo * 1000000 + d * 10000 + y, 4)
         k = wire.put_bcd(o, k, hh * 10000 + mi * 100 + ss, 3)
-        k = wire.put_bcd(o, k, int(number[2:]), 8)
+        k = wire.put_bcd(o, k, number, 8)
         k = wire.put_bcd(o, k, amount, 5)
-        seq = led.val_seq
         o[k] = seq & 0xFF
-        o[k + 1] = (seq >> 8) & 0xFF
+        o[k + 1] = seq >> 8
         k = wire.put_bcd(o, k + 2, 0, 1)             # validation system ID (secure enhanced)
         # expiration: the days printed on the ticket (0000DDDD, 9999 never)
-        k = wire.put_bcd(o, k, led.config["ticket_expiry"], 4)
+        k = wire.put_bcd(o, k, expiry, 4)
         o[k] = o[k + 1] = 0                          # pool ID
         return self.tail(k + 2)
 

@@ -9,72 +9,50 @@ done once); after it, the transfer is done and the history answers a
 repeat of that ID with its result. The ledger refuses a record naming the
 newest transfer's ID, so nothing is ever transferred twice.
 """
-import struct
 from micropython import const
 from firmware.rules import reasons as R
 from firmware.store import records as T
 from firmware.store import events as E
+from firmware.store.ring import Ring
 
 HISTORY = const(16)          # entries kept (the spec allows up to 127)
 ID_MAX = const(20)           # a transaction ID is 1-20 printable characters
 # time, cents, the type's cumulative meter after it, type, status, ID length, ID
 _ENTRY = "<IIQBBB20s"
 _SIZE = const(40)            # struct.calcsize(_ENTRY) + 1 spare byte
-_HEAD = "<I"                 # transfers ever recorded
 
 
-class AftLog:
-    """The newest HISTORY transfers, a ring of fixed-size entries."""
+class AftLog(Ring):
+    """The newest HISTORY transfers (firmware/store/ring.py)."""
 
     def __init__(self):
-        self.ring = bytearray(HISTORY * _SIZE)
-        self.total = 0
+        super().__init__(HISTORY, _ENTRY, _SIZE)
 
-    def add(self, time, kind, status, cents, cumulative, tid):
-        at = (self.total % HISTORY) * _SIZE
-        struct.pack_into(_ENTRY, self.ring, at, time, cents, cumulative, kind, status,
-                         len(tid), tid)
-        self.total += 1
+    def record(self, time, kind, status, cents, cumulative, tid):
+        self.add(time, cents, cumulative, kind, status, len(tid), tid)
 
     def _slot(self, slot):
-        t, cents, cum, kind, status, n, tid = struct.unpack_from(_ENTRY, self.ring, slot * _SIZE)
+        t, cents, cum, kind, status, n, tid = self.unpack(slot)
         return slot + 1, t, kind, status, cents, cum, tid[:n]
 
     def get(self, i):
         """The i-th newest (0 = newest) as (position, time, type, status, cents,
         cumulative, ID bytes), or None. Positions run 1..HISTORY round the ring."""
-        if not 0 <= i < min(self.total, HISTORY):
-            return None
-        return self._slot((self.total - 1 - i) % HISTORY)
+        slot = self.slot(i)
+        return None if slot < 0 else self._slot(slot)
 
     def at(self, position):
         """The entry at ring position 1..HISTORY, or None."""
-        if not 1 <= position <= min(self.total, HISTORY):
+        if not 1 <= position <= self.used():
             return None
         return self._slot(position - 1)
 
     def find(self, tid):
         """How many transfers back `tid` was done (0 = the newest), or -1."""
-        for i in range(min(self.total, HISTORY)):
-            if self._slot((self.total - 1 - i) % HISTORY)[6] == tid:
+        for i in range(self.used()):
+            if self._slot(self.slot(i))[6] == tid:
                 return i
         return -1
-
-    def pieces(self):
-        # only the entries used: a cabinet without AFT keeps 4 bytes, not 644
-        used = min(self.total, HISTORY) * _SIZE
-        return [struct.pack(_HEAD, self.total), self.ring[:used]]
-
-    def load(self, data):
-        if len(data) < 4:
-            return False
-        total = struct.unpack_from(_HEAD, data, 0)[0]
-        used = min(total, HISTORY) * _SIZE
-        if len(data) != 4 + used:
-            return False
-        self.total = total
-        self.ring[:used] = data[4:]
-        return True
 
 
 def apply(led, time, f, tid):
@@ -84,6 +62,7 @@ def apply(led, time, f, tid):
     if cents <= 0 or status not in (T.AFT_FULL, T.AFT_PARTIAL) \
             or not 1 <= len(tid) <= ID_MAX or led.aft.find(tid) == 0:
         return R.BAD_AMOUNT
+    led.aft.ready()          # before anything changes: its bytes may not be there
     m = led.meters
     if kind == T.AFT_IN:
         code = led.table.credit(cents)
@@ -103,6 +82,6 @@ def apply(led, time, f, tid):
         meter = "aft_out"
     else:
         return R.BAD_AMOUNT
-    led.aft.add(time, kind, status, cents, m.get(meter), tid)
+    led.aft.record(time, kind, status, cents, m.get(meter), tid)
     led.events.log(time, E.AFT_DONE, cents)
     return R.OK

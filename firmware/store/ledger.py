@@ -15,6 +15,7 @@ from firmware.store import config as C
 from firmware.store import snapshot
 from firmware.store import ticket_in
 from firmware.store import aft
+from firmware.store import validations
 from firmware.store.meters import Meters, BILL_DENOMS, BILLS_BASE, BET_BASE, WON_BASE, wrap
 from firmware.store.recall import Recall, encode_game, NO_ACTION, VOIDED
 
@@ -90,6 +91,7 @@ class Ledger:
         self.turn = 0           # the dome's shooter turn this layout follows
         self.held = ""          # at a table: why the dome holds play (from its POLL; RAM only)
         self.aft = aft.AftLog()  # AFT transfers done (firmware/store/aft.py)
+        self.validations = validations.ValidationLog()  # tickets printed (SAS 4D)
         self.aft_lock = False   # the SAS host holds play for a transfer (74; RAM only)
 
     def _profile(self):
@@ -371,6 +373,7 @@ class Ledger:
         printed = step == T.TK_PRINTED
         if printed:
             # a later 4C may change the ID and sequence: the number printed is kept
+            self.validations.record(time, number, amount, self.val_seq, self.config["ticket_expiry"])
             self.ticket_last = number
         self._paid(printed, amount)
         self.events.log(time, E.CASHOUT if printed else E.HANDPAY, amount)
@@ -395,6 +398,7 @@ class Ledger:
         self._paid(f[0] == T.BY_TICKET, amount)
         if f[0] == T.BY_TICKET:
             self.ticket_last = 0    # a ticket with no number (the newest is this one)
+            self.validations.record(time, 0, amount, self.val_seq, self.config["ticket_expiry"])
             self.events.log(time, E.CASHOUT, amount)
         else:
             self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)

@@ -33,7 +33,9 @@ _MISC_TIN = "<QIBB"
 # ... at a table's station: its newest closed round, its table id, the
 # shooter turn it follows (firmware/store/seat_records.py)
 _MISC_SEAT = "<IIH"
-# ... the AFT transfer history (firmware/store/aft.py)
+# ... the AFT transfer history (firmware/store/aft.py), then the SAS 4D
+# validation records (firmware/store/validations.py), each its count and the
+# entries used (firmware/store/ring.py)
 
 
 def pieces(led):
@@ -48,7 +50,7 @@ def pieces(led):
     misc += struct.pack(_MISC_ESC, led.escrow) + struct.pack(_MISC_TKT, led.ticket_last)
     misc += struct.pack(_MISC_TIN, led.tin_number, led.tin_amount, led.tin_step, led.tin_status)
     misc += struct.pack(_MISC_SEAT, led.round, led.tid, led.turn)
-    for p in led.aft.pieces():
+    for p in led.aft.pieces() + led.validations.pieces():
         misc += p
     out = [None, misc, cfg, hist, led.table.encode(), led.meters.encode()]
     sizes = [len(p) for p in out[1:]]
@@ -147,7 +149,8 @@ def _load(led, rd):
     if len(misc) >= seat:
         led.round, led.tid, led.turn = struct.unpack_from(_MISC_SEAT, misc, tin)
     if len(misc) > seat:
-        if not led.aft.load(misc[seat:]):
+        at = led.aft.load(misc, seat)
+        if at < 0 or (at < len(misc) and led.validations.load(misc, at) != len(misc)):
             return _BAD
     elif len(misc) not in (base, flight, sas, esc, tkt, tin, seat):
         return _BAD
