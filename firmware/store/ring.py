@@ -23,12 +23,13 @@ class Ring:
         self.total = 0
 
     def ready(self):
-        if self.ring is None:
-            self.ring = bytearray(self.entries * self.size)
+        ring = self.ring
+        if ring is None:
+            ring = self.ring = bytearray(self.entries * self.size)
+        return ring
 
     def add(self, *values):
-        self.ready()
-        struct.pack_into(self.fmt, self.ring, (self.total % self.entries) * self.size, *values)
+        struct.pack_into(self.fmt, self.ready(), (self.total % self.entries) * self.size, *values)
         self.total += 1
 
     def used(self):
@@ -59,6 +60,5 @@ class Ring:
             return -1
         self.total = total
         if end > at + 4:
-            self.ready()
-            self.ring[:end - at - 4] = data[at + 4:end]
+            self.ready()[:end - at - 4] = data[at + 4:end]
         return end
