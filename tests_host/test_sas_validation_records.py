@@ -57,7 +57,7 @@ def test_the_ring_keeps_the_newest_31_and_round_trips_its_snapshot_bytes():
     # no ticket printed: no bytes kept for the records, 4 in the snapshot
     assert log.ring is None and b"".join(log.pieces()) == bytes(4)
     for i in range(40):
-        log.record(1000 + i, 10 ** 15 + i, 100 * i, 65530 + i, i)
+        log.add(10 ** 15 + i, 1000 + i, 100 * i, (65530 + i) & 0xFFFF, i)
     assert len(log.ring) == V.RECORDS * 20
     assert log.get(0) == (10 ** 15 + 39, 1039, 3900, (65530 + 39) & 0xFFFF, 39)
     assert log.get(30) == (10 ** 15 + 9, 1009, 900, 65539 & 0xFFFF, 9)
@@ -70,8 +70,8 @@ def test_the_ring_keeps_the_newest_31_and_round_trips_its_snapshot_bytes():
     assert back.load(data[:-1]) == -1
     # two records: the snapshot keeps those two only
     two = V.ValidationLog()
-    two.record(5, 7, 100, 1, 2)
-    two.record(6, 8, 200, 2, 3)
+    two.add(7, 5, 100, 1, 2)
+    two.add(8, 6, 200, 2, 3)
     data = b"".join(two.pieces())
     assert len(data) == 4 + 2 * 20
     back = V.ValidationLog()

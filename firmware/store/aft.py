@@ -9,6 +9,7 @@ done once); after it, the transfer is done and the history answers a
 repeat of that ID with its result. The ledger refuses a record naming the
 newest transfer's ID, so nothing is ever transferred twice.
 """
+import struct
 from micropython import const
 from firmware.rules import reasons as R
 from firmware.store import records as T
@@ -17,22 +18,20 @@ from firmware.store.ring import Ring
 
 HISTORY = const(16)          # entries kept (the spec allows up to 127)
 ID_MAX = const(20)           # a transaction ID is 1-20 printable characters
-# time, cents, the type's cumulative meter after it, type, status, ID length, ID
-_ENTRY = "<IIQBBB20s"
-_SIZE = const(40)            # struct.calcsize(_ENTRY) + 1 spare byte
 
 
 class AftLog(Ring):
     """The newest HISTORY transfers (firmware/store/ring.py)."""
-
-    def __init__(self):
-        super().__init__(HISTORY, _ENTRY, _SIZE)
+    ENTRIES = HISTORY
+    # time, cents, the type's cumulative meter after it, type, status, ID length, ID
+    FMT = "<IIQBBB20s"
+    SIZE = 40                # struct.calcsize(FMT) + 1 spare byte
 
     def record(self, time, kind, status, cents, cumulative, tid):
         self.add(time, cents, cumulative, kind, status, len(tid), tid)
 
     def _slot(self, slot):
-        t, cents, cum, kind, status, n, tid = self.unpack(slot)
+        t, cents, cum, kind, status, n, tid = struct.unpack_from(self.FMT, self.ring, slot * self.SIZE)
         return slot + 1, t, kind, status, cents, cum, tid[:n]
 
     def get(self, i):
@@ -43,13 +42,13 @@ class AftLog(Ring):
 
     def at(self, position):
         """The entry at ring position 1..HISTORY, or None."""
-        if not 1 <= position <= self.used():
+        if not 1 <= position <= min(self.total, HISTORY):
             return None
         return self._slot(position - 1)
 
     def find(self, tid):
         """How many transfers back `tid` was done (0 = the newest), or -1."""
-        for i in range(self.used()):
+        for i in range(min(self.total, HISTORY)):
             if self._slot(self.slot(i))[6] == tid:
                 return i
         return -1

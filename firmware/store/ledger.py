@@ -373,7 +373,7 @@ class Ledger:
         printed = step == T.TK_PRINTED
         if printed:
             # a later 4C may change the ID and sequence: the number printed is kept
-            self.validations.record(time, number, amount, self.val_seq, self.config["ticket_expiry"])
+            self.validations.add(number, time, amount, self.val_seq & 0xFFFF, self.config["ticket_expiry"])
             self.ticket_last = number
         self._paid(printed, amount)
         self.events.log(time, E.CASHOUT if printed else E.HANDPAY, amount)
@@ -398,7 +398,7 @@ class Ledger:
         self._paid(f[0] == T.BY_TICKET, amount)
         if f[0] == T.BY_TICKET:
             self.ticket_last = 0    # a ticket with no number (the newest is this one)
-            self.validations.record(time, 0, amount, self.val_seq, self.config["ticket_expiry"])
+            self.validations.add(0, time, amount, self.val_seq & 0xFFFF, self.config["ticket_expiry"])
             self.events.log(time, E.CASHOUT, amount)
         else:
             self._set_lock(time, LK_HANDPAY, amount, E.HANDPAY)

@@ -1,6 +1,7 @@
-"""The newest N fixed-size entries in one bytearray (no object per entry):
-the ledger's histories a SAS host reads back (AFT transfers, 4D validation
-records).
+"""The newest ENTRIES fixed-size entries in one bytearray (no object per
+entry): the ledger's histories a SAS host reads back (AFT transfers, 4D
+validation records). A subclass names its ENTRIES, FMT (struct format) and
+SIZE (bytes apart) as class attributes: no per-instance copies.
 
 The bytearray is allocated at the first entry, so a cabinet that never
 makes one keeps no bytes for it; ready() allocates it before a record
@@ -13,49 +14,47 @@ _HEAD = "<I"                 # entries ever added
 
 
 class Ring:
-    """`entries` entries of struct format `fmt`, each `size` bytes apart."""
+    ENTRIES = 1
+    FMT = "<I"
+    SIZE = 4
 
-    def __init__(self, entries, fmt, size):
-        self.entries = entries
-        self.fmt = fmt
-        self.size = size
+    def __init__(self):
         self.ring = None
         self.total = 0
 
     def ready(self):
         ring = self.ring
         if ring is None:
-            ring = self.ring = bytearray(self.entries * self.size)
+            ring = self.ring = bytearray(self.ENTRIES * self.SIZE)
         return ring
 
     def add(self, *values):
-        struct.pack_into(self.fmt, self.ready(), (self.total % self.entries) * self.size, *values)
+        struct.pack_into(self.FMT, self.ready(), (self.total % self.ENTRIES) * self.SIZE, *values)
         self.total += 1
 
-    def used(self):
-        return min(self.total, self.entries)
-
     def slot(self, i):
-        """The slot (0..entries-1) of the i-th newest entry (0 = newest), or -1."""
-        if not 0 <= i < self.used():
+        """The slot (0..ENTRIES-1) of the i-th newest entry (0 = newest), or -1."""
+        if not 0 <= i < min(self.total, self.ENTRIES):
             return -1
-        return (self.total - 1 - i) % self.entries
+        return (self.total - 1 - i) % self.ENTRIES
 
-    def unpack(self, slot):
-        return struct.unpack_from(self.fmt, self.ring, slot * self.size)
+    def get(self, i):
+        """The i-th newest entry's fields (0 = newest), or None."""
+        slot = self.slot(i)
+        return None if slot < 0 else struct.unpack_from(self.FMT, self.ring, slot * self.SIZE)
 
     def pieces(self):
         head = struct.pack(_HEAD, self.total)
         if self.ring is None:
             return [head]
-        return [head, memoryview(self.ring)[:self.used() * self.size]]
+        return [head, memoryview(self.ring)[:min(self.total, self.ENTRIES) * self.SIZE]]
 
     def load(self, data, at=0):
         """Reads a ring's snapshot from data[at:]: the offset after it, or -1."""
         if len(data) < at + 4:
             return -1
         total = struct.unpack_from(_HEAD, data, at)[0]
-        end = at + 4 + min(total, self.entries) * self.size
+        end = at + 4 + min(total, self.ENTRIES) * self.SIZE
         if len(data) < end:
             return -1
         self.total = total

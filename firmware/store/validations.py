@@ -12,24 +12,13 @@ from micropython import const
 from firmware.store.ring import Ring
 
 RECORDS = const(31)          # buffer indexes 01-1F
-# validation number (16 digits after the system ID; 0: a ticket from before
-# the number was kept, worked out from the ID and sequence), time, cents,
-# ticket number (sequence, low 16 bits), expiration days
-_ENTRY = "<QIIHH"
-_SIZE = const(20)            # struct.calcsize(_ENTRY)
 
 
 class ValidationLog(Ring):
-    """The newest RECORDS printed tickets."""
-
-    def __init__(self):
-        super().__init__(RECORDS, _ENTRY, _SIZE)
-
-    def record(self, time, number, cents, seq, expiry):
-        self.add(number, time, cents, seq & 0xFFFF, expiry)
-
-    def get(self, i):
-        """The i-th newest (0 = newest) as (number, time, cents, ticket
-        number, expiration days), or None."""
-        slot = self.slot(i)
-        return None if slot < 0 else self.unpack(slot)
+    """The newest RECORDS printed tickets: add(number, time, cents, ticket
+    number (sequence, low 16 bits), expiration days); get(i) gives them back,
+    0 = newest. Number 0: a ticket from before the number was kept (4D works
+    it out from the ID and sequence)."""
+    ENTRIES = RECORDS
+    FMT = "<QIIHH"
+    SIZE = 20                # struct.calcsize(FMT)
