@@ -140,7 +140,8 @@ export function attachTable(pico, role, { seed = 1, seats = 8 } = {}) {
   return { host, peer };
 }
 
-/** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET and no fall. */
+/** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET, and no fall of the
+ * least free over the last rolls below the least free over as many rolls from CHECK. */
 // The game recall's ring grows a 256-byte page at a time until it holds its 100 games
 // (firmware/store/recall.py CAPACITY): before that, less free heap is the recall filling.
 export const RECALL_FULL = 100;
@@ -152,6 +153,10 @@ export function heapGuard(figures, check, rolls, { budget = HEAP_BUDGET, growth 
   const problems = [];
   if (!(atCheck >= budget)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${budget} B`);
   if (!(atEnd >= budget)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${budget} B`);
-  if (growth && check >= RECALL_FULL && atEnd < atCheck) problems.push(`heap grew from roll ${check} to ${rolls}: ${atCheck} -> ${atEnd} B free`);
-  return { atCheck, atEnd, problems };
+  const lowFirst = Number(figures.free_low_first);
+  const lowLast = Number(figures.free_low_last);
+  if (growth && check >= RECALL_FULL && !(lowLast >= lowFirst)) {
+    problems.push(`heap grew from roll ${check} to ${rolls}: least free ${figures.free_low_first} -> ${figures.free_low_last} B`);
+  }
+  return { atCheck, atEnd, lowFirst, lowLast, problems };
 }

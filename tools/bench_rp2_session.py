@@ -47,7 +47,7 @@ from firmware.cabinet import screens, render  # noqa: E402
 
 ROLLS = int("@ROLLS@")
 TIMED = int("@TIMED@")
-CHECK = int("@CHECK@")   # the roll whose free heap the end must not fall below
+CHECK = int("@CHECK@")   # the first roll of the growth check's first window (at_roll)
 SEED = int("@SEED@")
 
 
@@ -147,6 +147,32 @@ def run(ms):
             inp.shaken()
 
 
+# The free heap depends on what the last roll left (its result, the bets it settled), so the
+# growth check compares like with like: the least free over WINDOW rolls from CHECK against the
+# least free over the last WINDOW rolls.
+WINDOW = 20
+low = [0, 0]  # least free over the first window, over the last
+
+
+def at_roll(n):
+    """The heap at the rolls the guard reads, progress every 100."""
+    first, last = CHECK <= n < CHECK + WINDOW, n > ROLLS - WINDOW
+    if first or last:
+        gc.collect()
+        free = gc.mem_free()
+        if n in (CHECK, ROLLS):
+            print("BENCH free_roll_%d" % n, free)
+        for i, inside in enumerate((first, last)):
+            if inside and (not low[i] or free < low[i]):
+                low[i] = free
+        if n == CHECK + WINDOW - 1:
+            print("BENCH free_low_first", low[0])
+        if n == ROLLS:
+            print("BENCH free_low_last", low[1])
+    if n % 100 == 0:
+        print("BENCH progress", n)
+
+
 #@ cabinet station
 def press(code):
     inp.held = 1 << code
@@ -184,11 +210,8 @@ while g.rolls < ROLLS:
         run(100)
         if led.lock:
             break
-    if g.rolls in (CHECK, ROLLS) and g.rolls != before:
-        gc.collect()
-        print("BENCH free_roll_%d" % g.rolls, gc.mem_free())
-    if g.rolls % 100 == 0 and g.rolls != before:
-        print("BENCH progress", g.rolls)
+    if g.rolls != before:
+        at_roll(g.rolls)
 
 now = clk.t
 lines, dice, inv = screens.build(ctl, now)
@@ -262,15 +285,6 @@ if sas is not None:
     print("BENCH sas_idle_tick_us", time.ticks_diff(time.ticks_us(), t0) // k)
     sas.port = port
 #@ station dome
-
-
-def at_roll(n):
-    """The heap at the rolls the guard reads, progress every 100."""
-    if n in (CHECK, ROLLS):
-        gc.collect()
-        print("BENCH free_roll_%d" % n, gc.mem_free())
-    if n % 100 == 0:
-        print("BENCH progress", n)
 
 
 def wait(busy, ms=20000):
