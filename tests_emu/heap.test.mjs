@@ -34,7 +34,7 @@ describe('heap of the release image with SAS on the emulated Pico', { skip: miss
     assert.equal(f.done, String(ROLLS), r.lines.join('\n'));
     assert.equal(f.balance_check, '0', 'the meters balance');
     const g = heapGuard(f, CHECK, ROLLS);
-    t.diagnostic(`free heap: ${f.free_boot} B after boot, ${g.atCheck} B at roll ${CHECK}, ${g.atEnd} B at roll ${ROLLS}; least free ${g.lowFirst} B over rolls ${CHECK}-${CHECK + 19}, ${g.lowLast} B over the last 20`);
+    t.diagnostic(`free heap: ${f.free_boot} B after boot, ${g.atCheck} B at roll ${CHECK}, ${g.atEnd} B at roll ${ROLLS}; least/median/most free over the first window from roll ${CHECK} ${g.first.join('/')} B, over the last ${g.last.join('/')} B`);
     assert.deepEqual(g.problems, [], r.lines.join('\n'));
     // the host really polled, and every answer was right
     assert.ok(r.host.answers > ROLLS, JSON.stringify(r.host));

@@ -141,7 +141,8 @@ export function attachTable(pico, role, { seed = 1, seats = 8 } = {}) {
 }
 
 /** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET, and no fall of the
- * least free over the last rolls below the least free over as many rolls from CHECK. */
+ * median free over the last rolls below the median over as many rolls from CHECK (the session's
+ * free_window_first / _last: least, median, most). */
 // The game recall's ring grows a 256-byte page at a time until it holds its 100 games
 // (firmware/store/recall.py CAPACITY): before that, less free heap is the recall filling.
 export const RECALL_FULL = 100;
@@ -153,10 +154,10 @@ export function heapGuard(figures, check, rolls, { budget = HEAP_BUDGET, growth 
   const problems = [];
   if (!(atCheck >= budget)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${budget} B`);
   if (!(atEnd >= budget)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${budget} B`);
-  const lowFirst = Number(figures.free_low_first);
-  const lowLast = Number(figures.free_low_last);
-  if (growth && check >= RECALL_FULL && !(lowLast >= lowFirst)) {
-    problems.push(`heap grew from roll ${check} to ${rolls}: least free ${figures.free_low_first} -> ${figures.free_low_last} B`);
+  const first = (figures.free_window_first ?? '').split(' ').map(Number); // least, median, most
+  const last = (figures.free_window_last ?? '').split(' ').map(Number);
+  if (growth && check >= RECALL_FULL && !(last[1] >= first[1])) {
+    problems.push(`heap grew from roll ${check} to ${rolls}: median free ${first[1]} -> ${last[1]} B`);
   }
-  return { atCheck, atEnd, lowFirst, lowLast, problems };
+  return { atCheck, atEnd, first, last, problems };
 }

@@ -8,8 +8,8 @@
 //                       longest gap between watchdog feeds, interrupts-off windows of the erases
 //   --rolls N           the heap session (tests_emu/session.mjs: tools/bench_rp2_session.py, a
 //                       fake clock, scripted inputs) with a SAS host polling the line; free heap
-//                       at roll --check C and at roll N (--guard: >= 150 KB, the least free over the
-//                       last 20 rolls no lower than over 20 from C)
+//                       at roll --check C and at roll N (--guard: >= 150 KB, the median free over
+//                       the last 100 rolls no lower than over 100 from C)
 //   --boot-check        that session's journal booted by the release image on a fresh chip
 //   --rounds R          the release running main.py at the default bet timer with a SAS host:
 //                       CPU busy over each of R rounds, watchdog feed gaps, SAS answer times on
@@ -121,7 +121,7 @@ async function heapSession() {
     const g = heapGuard(r.figures, check, rolls);
     say('heap_guard', g.problems.length ? `FAILED: ${g.problems.join('; ')}`
       : `OK: ${g.atCheck} B free at roll ${check}, ${g.atEnd} B at roll ${rolls} (>= 150 KB`
-        + `${check >= RECALL_FULL ? `, no growth: least free ${g.lowFirst} B over 20 rolls from ${check}, ${g.lowLast} B over the last 20`
+        + `${check >= RECALL_FULL ? `, no growth: least/median/most free ${g.first.join('/')} B over the rolls from ${check}, ${g.last.join('/')} B over the last as many`
           : '; growth not judged before the recall is full'})`);
     if (g.problems.length) failures.push('heap guard');
   }

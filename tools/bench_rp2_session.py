@@ -18,6 +18,7 @@ the session runs with shake_ms and settle_ms at their minimum (1 s, 0.2 s) and
 on them: the same code runs, only less often).
 """
 import gc
+from array import array
 import sys
 import time
 
@@ -148,10 +149,11 @@ def run(ms):
 
 
 # The free heap depends on what the last roll left (its result, the bets it settled), so the
-# growth check compares like with like: the least free over WINDOW rolls from CHECK against the
-# least free over the last WINDOW rolls.
-WINDOW = 20
-low = [0, 0]  # least free over the first window, over the last
+# growth check compares like with like: the median free over WINDOW rolls from CHECK against
+# the median over the last WINDOW rolls (a lasting loss moves every reading after it; a rare
+# state moves a window's least, not its median).
+WINDOW = max(1, min(100, (ROLLS - CHECK) // 2))
+frees = array("I", bytes(8 * WINDOW))  # the readings of the first window, then of the last
 
 
 def at_roll(n):
@@ -162,13 +164,14 @@ def at_roll(n):
         free = gc.mem_free()
         if n in (CHECK, ROLLS):
             print("BENCH free_roll_%d" % n, free)
-        for i, inside in enumerate((first, last)):
-            if inside and (not low[i] or free < low[i]):
-                low[i] = free
-        if n == CHECK + WINDOW - 1:
-            print("BENCH free_low_first", low[0])
+        if first:
+            frees[n - CHECK] = free
+        if last:
+            frees[WINDOW + n - (ROLLS - WINDOW + 1)] = free
         if n == ROLLS:
-            print("BENCH free_low_last", low[1])
+            for i, name in enumerate(("first", "last")):
+                w = sorted(frees[i * WINDOW:(i + 1) * WINDOW])
+                print("BENCH free_window_%s" % name, "%d %d %d" % (w[0], w[WINDOW // 2], w[-1]))
     if n % 100 == 0:
         print("BENCH progress", n)
 
