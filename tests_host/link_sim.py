@@ -30,6 +30,7 @@ SEAT_FLASH = 128 * 1024
 # the time a station's flash commit takes (three page programs at the
 # typical 0.4 ms, hal/mock/hostile.py) before it can answer
 COMMIT_US = 1200
+RESTART_MS = 2000             # the shells' RESTARTING screen (firmware/cabinet/controller.py, firmware/table/dome.py)
 
 
 class Violation(BaseException):
@@ -351,6 +352,7 @@ class Table:
         self.dome = DomeNode(self)
         self.seats = [SeatNode(self, a) for a in range(1, seats + 1)]
         self.down = {}            # node -> ms it comes back
+        self.restarts = {}        # node -> ms its shell resets it (a passing fault)
         self.power_cuts = 0
         self.flash_cuts = 0
         self.dome.boot(0)
@@ -422,6 +424,14 @@ class Table:
             self._run(self.dome, self.dome.step, ms)
             if self.dome.log.critical:
                 raise Violation("dome CRITICAL: %s" % self.dome.log.reason)
+        # a passing fault (no memory, a device) stops a node; its shell shows
+        # RESTARTING for RESTART_MS, then resets it
+        for node in [self.dome] + self.seats:
+            if node.up and (node.log.restart_reason if node is self.dome else node.store.restart_reason):
+                due = self.restarts.setdefault(node, ms + RESTART_MS)
+                if ms >= due:
+                    del self.restarts[node]
+                    self._off(node)
 
     def until(self, cond, limit_ms=30000):
         """Steps until cond() holds (no players, no faults unless set)."""

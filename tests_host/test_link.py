@@ -300,6 +300,69 @@ def test_invariant4_a_replaced_dome_costs_no_station_a_cent():
     tb.until(lambda: node.seat.bets_open() == "")
 
 
+def test_a_dome_cut_while_closing_its_first_round_closes_that_round_again():
+    """Its journal has no round yet when the stations have committed their
+    close: round 1 is theirs and the dome's to finish, not a round to number
+    past (that left every station waiting for an attendant's void)."""
+    tb = _table(3)
+    _fund_and_bet(tb, (1, 2, 3))
+    tb.until(lambda: all(s.store.ledger.phase == L.CLOSED for s in tb.seats))
+    assert _dome(tb).phase == D.CLOSING and _rounds(tb).round == 0
+    tb._off(tb.dome)
+    tb.until(lambda: tb.dome.up)
+    tb.until(lambda: _rounds(tb).round >= 1 and not _rounds(tb).open, 10000)
+    assert _rounds(tb).round == 1 and _rounds(tb).roster == 0b111
+    tb.until(lambda: all(s.store.ledger.phase == L.BETTING for s in tb.seats), 10000)
+    for node in tb.seats:
+        assert not node.seat.foreign() and node.store.ledger.recall.get(0)["game"] == 1
+
+
+def test_a_station_whose_close_failed_to_commit_answers_nothing_and_sits_out():
+    """A commit that raised in the journal's append (a passing fault: here a
+    MemoryError) leaves its RAM ahead of its flash: the station answers
+    nothing until it restarts, so the dome never counts it in (invariant 1)."""
+    tb = _table(3)
+    _fund_and_bet(tb, (1, 2, 3))
+    st = tb.seats[1].store
+    append = st.journal.append      # the witness's hook: it notes what was written
+
+    def failing(payload):
+        if payload[0] == SR.TCLOSE:
+            raise MemoryError("planted")
+        return append(payload)
+    st.journal.append = failing
+    tb.until(lambda: _dome(tb).phase == D.SHAKING)  # the witness checks the roster
+    assert _rounds(tb).roster == 0b101 and st.restart_reason
+
+
+def test_a_passing_fault_in_the_dome_journal_restarts_it_and_the_round_goes_on():
+    """No memory while the dome journals its round is not a corrupt journal:
+    no CRITICAL, no RAM clear (which would cost every station an attendant's
+    void), but the table held until the dome restarts; then the same table
+    closes the same round and every station settles it."""
+    tb = _table(3)
+    tid = _rounds(tb).tid
+    _fund_and_bet(tb, (1, 2, 3))
+    log = tb.dome.log
+    append = log.journal.append
+    failed = []
+
+    def failing(payload):
+        if payload[0] == RD.ROUND and not failed:
+            failed.append(1)
+            raise MemoryError("planted")
+        return append(payload)
+    log.journal.append = failing
+    tb.until(lambda: failed)
+    assert log.restart_reason and not log.critical
+    assert _dome(tb).suspended() == M.LOCKED and not log.commit(RD.pack(RD.SHOOTER, 1, 2, 0))
+    tb.until(lambda: not tb.dome.up)    # its shell restarts it
+    tb.until(lambda: tb.dome.up and _rounds(tb).round == 1 and not _rounds(tb).open, 10000)
+    assert _rounds(tb).tid == tid and _rounds(tb).roster == 0b111
+    tb.until(lambda: all(s.store.ledger.phase == L.BETTING for s in tb.seats), 10000)
+    assert all(s.store.ledger.recall.get(0)["game"] == 1 for s in tb.seats)
+
+
 def test_invariant5_one_shooter_the_dice_pass_at_seven_out_and_on_idle():
     tb = _table(3)
     for node in tb.seats:

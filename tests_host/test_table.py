@@ -4,6 +4,7 @@ game cycle, on mock boards joined by the table link. The roles, the
 station's screens and keys, the attendant's void from the audit menu,
 and each station's own SAS port."""
 import table_rig as TR
+from firmware.link import dome as D
 from firmware.link import messages as M
 from firmware.store import ledger as L
 from hal import role as RL
@@ -89,6 +90,26 @@ def test_the_dome_door_stops_the_whole_table():
         assert c.store.ledger.recall.get(0)["voided"] and c.store.ledger.table.credits == 2000
     rig.until(lambda: all(c.game.seat.why == M.DOOR for c in rig.ctls))
     rig.until(lambda: "DOME DOOR" in rig.screen(1), 8000)    # after the void's message
+
+
+def test_no_memory_in_the_dome_journal_restarts_the_dome_not_a_ram_clear():
+    """A passing fault at the dome (RoundLog.restart_reason) shows RESTARTING
+    and resets the board after a moment: no CRITICAL screen, the shaker off."""
+    rig = TR.Rig(2)
+    _funded(rig, (1, 2))
+    log = rig.dome.log
+
+    def no_memory(payload):
+        raise MemoryError("planted")
+    log.journal.append = no_memory
+    rig.until(lambda: log.restart_reason)
+    rig.step(50)
+    lines = rig.dome.lines()
+    assert not log.critical and lines[0].strip() == "RESTARTING" and "MemoryError" in lines[2]
+    assert rig.dome_board.resets == 0 and not rig.dome_board.shaker.running
+    rig.step(2000)
+    assert rig.dome_board.resets == 1
+    assert rig.phase() == D.CLOSING            # no shake of a round not in the journal
 
 
 def test_the_attendant_voids_a_round_the_replaced_dome_does_not_know():

@@ -62,7 +62,7 @@ class Dome:
         self.misses = bytearray(SEATS + 1)
         self.due = [now_ms] * (SEATS + 1)
         self.online = 0                 # bit s: station s answers
-        self.seen_round = 0             # newest round a station reported
+        self.seen_round = 0             # newest round a station settled or holds for another table
         self.waiting = 0                # address whose answer is awaited
         self.seq = 0                    # of the newest frame sent
         self.told = None                # the table as the last broadcast POLL told it
@@ -103,7 +103,7 @@ class Dome:
         if self.why:
             return self.why
         log = self.log
-        if log.critical or log.rounds.lock:
+        if log.stopped() or log.rounds.lock:
             return M.LOCKED
         return 0
 
@@ -181,7 +181,8 @@ class Dome:
                 self._void(now_ms, now_s, why)
             elif (self.confirmed & self.online) == self.online or \
                     now_ms - self.t0 >= self.cfg["close_ms"]:
-                self._commit_round(now_s)
+                if not self._commit_round(now_s):
+                    return                  # not in the journal: nothing is shaken
                 if not self.inmask:
                     self._void(now_ms, now_s, M.EMPTY, 0)
                 else:
@@ -258,9 +259,9 @@ class Dome:
         return occ
 
     def _commit_round(self, now_s):
+        """True once the round being closed is in the journal."""
         r = self.log.rounds
-        if not r.open:
-            self.log.commit(RD.pack(RD.ROUND, now_s, self.closing, self.inmask, r.shooter))
+        return r.open or self.log.commit(RD.pack(RD.ROUND, now_s, self.closing, self.inmask, r.shooter))
 
     def _void(self, now_ms, now_s, why, hold=None):
         r = self.log.rounds
@@ -397,8 +398,11 @@ class Dome:
             self.online &= ~(1 << (s - 1))
             return
         self.online |= 1 << (s - 1)
-        if rnd > self.seen_round:
-            self.seen_round = rnd
+        # an open round of this table (not FOREIGN) is one this dome closed and
+        # perhaps was cut before journalling: the round to close again, not one to number past
+        top = rnd - 1 if f & M.PENDING and not f & M.FOREIGN else rnd
+        if top > self.seen_round:
+            self.seen_round = top
         r = self.log.rounds
         bit = 1 << (s - 1)
         if self.phase == CLOSING and not r.open:

@@ -211,9 +211,12 @@ class Rounds:
 class RoundLog:
     """Rounds kept in step with the journal: commit() applies a record and
     journals it; boot() rebuilds from flash. `critical` (with `reason`)
-    when the journal has no good copy or a commit failed: the dome then
-    starts no round until the technician clears it (RAM clear: a new
-    table id; every station's open round becomes an attendant void)."""
+    when the journal failed its checks (no good copy, a snapshot or records
+    that do not load, no room): the dome then starts no round until the
+    technician clears it (RAM clear: a new table id; every station's open
+    round becomes an attendant void). Any other exception (no memory, a
+    flash device error) is a passing fault: `restart_reason`, and the shell
+    restarts the dome; its journal is intact."""
 
     def __init__(self, dev, pause=None):
         self.journal = J.Journal(dev, max_snapshot=MAX_SNAPSHOT)
@@ -221,6 +224,7 @@ class RoundLog:
         self.rounds = Rounds()
         self.critical = False
         self.reason = ""
+        self.restart_reason = ""
 
     def boot(self, new_tid):
         """Mounts and replays; a blank region becomes a new table with the
@@ -247,24 +251,35 @@ class RoundLog:
                 j.write_snapshot(r.encode())
             if not r.tid:
                 self.commit(pack(TABLE, 0, new_tid()))
-        except Exception as e:  # noqa: BLE001 - whatever it is: locked, never a crash
-            return self._fail("round journal: %s %s" % (type(e).__name__, e))
+        except Exception as e:  # noqa: BLE001 - whatever it is: stopped, never a crash
+            return self._fail("round journal", e)
         return J.CRITICAL if self.critical else status
 
-    def _fail(self, why):
-        self.critical = True
-        self.reason = why
+    def stopped(self):
+        """True when nothing may be committed or acted on."""
+        return self.critical or bool(self.restart_reason)
+
+    def _fail(self, why, e=None):
+        """Stops the log: CRITICAL when the journal refused (its checks, `e`
+        None, or its own errors), else a passing fault a restart clears."""
+        if e is not None:
+            why = "%s: %s %s" % (why, type(e).__name__, e)
+        if e is None or isinstance(e, (J.JournalCorrupt, J.JournalFull)):
+            self.critical = True
+            self.reason = why
+        elif not self.restart_reason:
+            self.restart_reason = why
         return J.CRITICAL
 
     def commit(self, payload):
         """Applies and journals one record: True once it is in flash."""
-        if self.critical:
+        if self.stopped():
             return False
         j = self.journal
         try:
             j.make_room(self.rounds.encode)
         except Exception as e:  # noqa: BLE001
-            self._fail("snapshot: %s %s" % (type(e).__name__, e))
+            self._fail("snapshot", e)
             return False
         if not self.rounds.apply(payload):
             return False
@@ -272,7 +287,7 @@ class RoundLog:
             j.append(payload)
         except Exception as e:  # noqa: BLE001
             # RAM is ahead of flash: act on nothing until a restart
-            self._fail("append: %s %s" % (type(e).__name__, e))
+            self._fail("append", e)
             return False
         return True
 
@@ -282,7 +297,7 @@ class RoundLog:
         try:
             self.journal.format(self.critical)
         except Exception as e:  # noqa: BLE001
-            return self._fail("RAM clear: %s %s" % (type(e).__name__, e))
+            return self._fail("RAM clear", e)
         self.rounds = Rounds()
         self.critical = False
         self.reason = ""

@@ -175,7 +175,9 @@ class Seat:
                 self.unknown = fr.rnd
         else:
             return
-        if a == self.addr:
+        # a commit that raised left RAM ahead of flash (Store.commit): like a
+        # cut, no answer until the restart, so nothing unjournalled is told
+        if a == self.addr and not self.store.restart_reason:
             self._status()
 
     def _sits_out(self):

@@ -8,7 +8,7 @@ The audit key turned at the dome is the attendant's reset of a lockup
 (cocked-die or shaker lockup: the table stops until then).
 """
 from micropython import const
-from hal.ticks import ticks_diff
+from hal.ticks import ticks_add, ticks_diff
 from hal import lamps as LP
 from hal.dice_decode import Settler
 from firmware.cabinet import game as G
@@ -19,6 +19,7 @@ from firmware.link.rounds import RoundLog
 _SHAKE_MS = const(3000)      # the stand-alone defaults (firmware/store/config.py)
 _SETTLE_MS = const(600)
 _REFRESH_MS = const(250)
+_RESTART_MS = const(2000)    # the RESTARTING screen stays up this long (as the cabinet's)
 
 
 class DomeController:
@@ -53,6 +54,7 @@ class DomeController:
         self._key = board.audit_key.value() == 1
         self._drawn = None
         self._refresh = now
+        self._restart_at = None
 
     def _table_id(self):
         b = self._urandom(4)
@@ -68,6 +70,9 @@ class DomeController:
             now_ms = self.clock.ticks_ms()
         now_s = self.now_s()
         b.watchdog.feed()
+        if self.log.restart_reason:
+            self._restart(now_ms)
+            return
         d = self.dome
         d.suspend(M.DOOR if b.door.value() == 1 else M.TILT if b.tilt.value() == 1 else 0)
         key = b.audit_key.value() == 1
@@ -80,6 +85,18 @@ class DomeController:
         if ticks_diff(now_ms, self._refresh) >= _REFRESH_MS:
             self._refresh = now_ms
             self.draw()
+
+    def _restart(self, now_ms):
+        """A passing fault stopped the round journal (RoundLog): the shaker
+        stops, the RESTARTING screen for a moment, then the board's reset."""
+        if self._restart_at is None:
+            print("RESTART", self.log.restart_reason)   # the console log
+            self.board.shaker.stop()
+            self._restart_at = ticks_add(now_ms, _RESTART_MS)
+            self.draw()
+        elif ticks_diff(now_ms, self._restart_at) >= 0:
+            self._restart_at = ticks_add(now_ms, _RESTART_MS)   # a board never returns
+            self.board.reset()
 
     def tick_link(self, now_ms, now_s=None):
         """Received bytes to the framer, the next frame out."""
@@ -135,6 +152,9 @@ class DomeController:
         why = d.suspended()
         if self.log.critical:
             return ["DOME", "CRITICAL", self.log.reason[:16], self.log.reason[16:32]]
+        if self.log.restart_reason:
+            from firmware.cabinet.stopped import restart_screen
+            return restart_screen(self.log.restart_reason)
         phase = M.PHASE_NAMES[d.phase]
         if d.phase == D.BETTING and d.remaining >= 0:
             phase += " %ds" % ((d.remaining + 999) // 1000)
