@@ -20,6 +20,7 @@ import sim_table as ST  # noqa: E402
 
 FULL = os.getenv("FULL") == "1"
 MP_SKIP = ("test_headless_script_ends_with_a_line_per_node",
+           "test_a_dome_out_of_memory_restarts_and_the_round_is_settled",
            "test_fault_sweep_with_kill_9_of_random_processes")   # CPython drives the processes
 
 def test_headless_script_ends_with_a_line_per_node():
@@ -46,6 +47,32 @@ def test_headless_script_ends_with_a_line_per_node():
     # seat 1: $20, $5 (the stake shown first) on the pass line won on 3+4 and
     # stays up on the point 4
     assert ends[0][2:4] == ("2000", "500"), out
+
+
+def test_a_dome_out_of_memory_restarts_and_the_round_is_settled():
+    """The dome's process runs out of memory as it journals the round it is
+    closing: it resets itself (a passing fault, not a CRITICAL journal), comes
+    back on the same flash and the same table, closes that round again, and
+    every station settles it with the dome's dice."""
+    folder = tempfile.mkdtemp()
+    tb = ST.Table(2, folder, 5)
+    try:
+        w = tb.witness
+        tid = w.tid
+        for a in ("1", "2"):
+            tb.command(a, "bill 20")
+        tb.step(3000)
+        for a in ("1", "2"):
+            tb.command(a, "press BET_UP")
+            tb.step(200)
+        tb.command("dome", "nomem")
+        assert ST.roll(tb)                  # invariants 1-3 and the recalls checked
+        assert tb.restarts == 1 and w.tid == tid
+        assert 1 in w.results and (1, 1) in w.outcome and (2, 1) in w.outcome
+    finally:
+        for n in tb.nodes.values():
+            n.close()
+        shutil.rmtree(folder)
 
 
 def test_fault_sweep_with_kill_9_of_random_processes():

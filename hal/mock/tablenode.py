@@ -12,6 +12,7 @@ Commands, one a line; every answer ends with a line "." :
   < HEX           bytes arriving on the link
   press NAME | bill N | coin N | door | tilt | key | logic | cashbox | paper
   dice A B | cocked P | stuck P | leave
+  nomem           the journal's next append raises MemoryError (a passing fault)
   status          one line (tools/sim_table.py prints it at the end)
   screen          the screen, a line each
   pixels          the display's frame buffer (128x64, MONO_VLSB) in hex
@@ -102,6 +103,8 @@ class Node:
         for rec in self.records:
             _out("j " + hexlify(rec).decode())
         del self.records[:]
+        if b.resets:
+            _out("reset")                # machine.reset(): tools/sim starts it again
 
     def command(self, line):
         words = line.split()
@@ -142,6 +145,8 @@ class Node:
         elif cmd == "pixels":
             self.screen()
             _out(hexlify(self.board.display.buffer).decode())
+        elif cmd == "nomem":
+            self._no_memory()
         elif cmd == "recall":
             led = self.ctl.store.ledger
             rec = led.recall
@@ -151,6 +156,17 @@ class Node:
             _out("balance %d" % led.balance_check())
         else:
             _out("? " + line)
+
+    def _no_memory(self):
+        """The journal's next append raises MemoryError: a passing fault (the
+        node shows RESTARTING and resets itself; tools/sim starts it again)."""
+        j = self.ctl.log.journal if self.role[0] == "dome" else self.ctl.store.journal
+        append = j.append
+
+        def once(payload):
+            j.append = append
+            raise MemoryError("planted by nomem")
+        j.append = once
 
     def status(self):
         if self.role[0] == "dome":
