@@ -132,11 +132,18 @@ export class StationPeers {
  * STATUS) closes round N; once the station says PENDING N it sends RESULT N with dice of its own
  * (xorshift, `seed`) and the station in the roster; a POLL with the result on view, then round
  * N+1. A station that closes with no bets is not in N: the next round opens.
+ *
+ * Its pace is the station's, whose fake clock moves 50 ms a pass, a pass ~8-10 emulated ms: in
+ * the betting window it polls every `pollMs` of emulated time (~200 ms on the station's clock,
+ * the dome's POLL_MS, firmware/link/dome.py), and within a round (the window's first poll,
+ * CLOSE, RESULT, the result's poll) it sends the next command `gapMs` after the answer, as the
+ * dome does: each exchange then costs the station one pass, not two or three.
  */
 export class DomePeer {
-  constructor({ addr = 1, seed = 1, tid = 0x7ab1e001, gapMs = 15 } = {}) {
+  constructor({ addr = 1, seed = 1, tid = 0x7ab1e001, gapMs = 1, pollMs = 40 } = {}) {
     this.addr = addr;
-    this.gapMs = gapMs; // after an answer, the next command
+    this.gapMs = gapMs; // after an answer that moves the round on, the next command
+    this.pollMs = pollMs; // after an answer in the betting window, the next poll
     this.rng = seed >>> 0 || 1;
     this.tid = tid;
     this.framer = new Framer();
@@ -215,7 +222,13 @@ export class DomePeer {
     if (!this.waiting || f.seq !== this.seq) return; // a late answer to an earlier command
     this.waiting = false;
     this.answers++;
-    this.nextNs = this.pico.mcu.clock.nanos + this.gapMs * MS;
+    const was = this.state;
+    this.move(f);
+    const again = was === 'bet' && this.state === 'bet';
+    this.nextNs = this.pico.mcu.clock.nanos + (again ? this.pollMs : this.gapMs) * MS;
+  }
+  /** The round's next step after the station's answer `f` to the command sent. */
+  move(f) {
     const flags = f.payload[0];
     const pending = flags & FLAG.PENDING;
     const n = this.round;

@@ -10,11 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { BOOTROM, flashWithFiles, missing, ROOT } from './harness.mjs';
+import { DomePeer, encodeFrame, FLAG, Framer, MSG } from './linkpeer.mjs';
 import { Pico } from './pico.mjs';
 import { ROLES, TABLE_HEAP_BUDGET, attachTable, codeOnly, heapGuard, rolePart, runSession, sessionCode } from './session.mjs';
 
 const FULL = process.env.FULL === '1';
-// CI: ~1 min of one core for both (a station's roll costs the emulator ~6x a dome's round)
+// CI: ~1 min of one core for both (a station's roll is ~0.5 s emulated, ~2x a dome's round: its
+// result holds the next ROLL for 3 s of its clock, 60 passes, as the cabinet's does)
 const CI_ROLLS = { dome: 20, station: 6 };
 const rollsOf = (role) => Number(process.env.ROLLS || (FULL ? 1000 : CI_ROLLS[role]));
 const checkOf = (role) => (FULL ? 100 : Math.ceil(rollsOf(role) / 2));
@@ -53,6 +55,98 @@ describe('the heap session script in parts, one a role', () => {
   it('refuses a marker that names no role', () => {
     assert.throws(() => rolePart('a = 1\n#@ stations\nb = 2\n', 'station'), /line 2: not a part marker/);
     assert.equal(rolePart('a = 1\n#@ dome: note\n#@ more note\nb = 2\n#@ all\nc = 3\n', 'station'), 'a = 1\nc = 3\n');
+  });
+});
+
+/** The emulated clock as a peer uses it (pico.mcu.clock): nanos and alarms. */
+class FakeClock {
+  constructor() {
+    this.nanos = 0;
+    this.alarms = [];
+  }
+  createAlarm(cb) {
+    const a = { at: Infinity, cb, schedule: (ns) => { a.at = this.nanos + ns; }, cancel: () => { a.at = Infinity; } };
+    this.alarms.push(a);
+    return a;
+  }
+  runTo(ns) {
+    for (;;) {
+      const due = this.alarms.filter((a) => a.at <= ns).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      this.nanos = due.at;
+      due.at = Infinity;
+      due.cb();
+    }
+    this.nanos = ns;
+  }
+}
+
+/**
+ * Station 1 as the heap session plays it, on its link's two ends (StationBoard's play and
+ * decode): it answers each command `answerMs` later, and reports SHOOT from its `shootAt`th
+ * poll of a betting window on. log: [ms, 'sent' | 'answer', kind, phase].
+ */
+class FakeStation {
+  constructor(clock, { answerMs = 4, shootAt = 3 } = {}) {
+    Object.assign(this, { clock, answerMs, shootAt });
+    this.framer = new Framer();
+    this.out = []; // [ms, byte]
+    this.log = [];
+    this.closed = 0;
+    this.pending = 0;
+    this.polls = 0;
+  }
+  play(bytes) {
+    const ms = this.clock.nanos / 1e6;
+    for (const b of bytes) {
+      for (const f of this.framer.feed(b)) {
+        const phase = f.kind === MSG.POLL ? f.payload[4] : null;
+        this.log.push([ms, 'sent', f.kind, phase]);
+        let flags = FLAG.BETS | FLAG.CREDITS;
+        if (f.kind === MSG.CLOSE) [this.pending, this.closed] = [f.rnd, f.rnd];
+        if (f.kind === MSG.RESULT) this.pending = 0;
+        if (f.kind === MSG.POLL && phase === 0 && ++this.polls >= this.shootAt) flags |= FLAG.SHOOT;
+        if (f.kind !== MSG.POLL || phase !== 0) this.polls = 0;
+        if (this.pending) flags |= FLAG.PENDING;
+        const at = ms + this.answerMs;
+        this.log.push([at, 'answer', f.kind, phase]);
+        for (const a of encodeFrame(1, MSG.STATUS, f.seq, this.closed, [flags])) this.out.push([at, a]);
+      }
+    }
+  }
+  decode(nowMs) {
+    const n = this.out.findIndex(([at]) => at > nowMs);
+    return this.out.splice(0, n < 0 ? this.out.length : n).map(([, b]) => b);
+  }
+}
+
+describe('the dome node plays for a station keeps the station\'s pace', () => {
+  it('polls the betting window every pollMs, and moves a round on gapMs after each answer', () => {
+    const clock = new FakeClock();
+    const pico = { mcu: { clock }, get simMs() { return clock.nanos / 1e6; } };
+    const station = new FakeStation(clock);
+    const peer = new DomePeer({ seed: 7 });
+    peer.attach(pico, station);
+    peer.start();
+    clock.runTo(2000e6);
+    peer.stop();
+    assert.equal(peer.wrong.length, 0, peer.wrong[0]);
+    assert.ok(peer.settled >= 10, JSON.stringify(peer.stats()));
+    // from each answer to the next command: a window's repeated poll, or a step of the round
+    const repeat = [];
+    const step = [];
+    const log = station.log.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < log.length; i++) {
+      const [at, what, kind, phase] = log[i];
+      const [before, was, wasKind, wasPhase] = log[i - 1];
+      if (what !== 'sent' || was !== 'answer') continue;
+      const again = kind === MSG.POLL && phase === 0 && wasKind === MSG.POLL && wasPhase === 0;
+      (again ? repeat : step).push(at - before);
+    }
+    assert.ok(repeat.length >= 10 && step.length >= 30, `${repeat.length} window polls, ${step.length} steps`);
+    assert.ok(repeat.every((ms) => ms >= peer.pollMs && ms <= peer.pollMs + 1), `window polls: ${repeat}`);
+    assert.ok(step.every((ms) => ms <= peer.gapMs + 1), `round steps: ${step}`);
+    assert.ok(peer.gapMs <= 2 && peer.pollMs >= 30, `gap ${peer.gapMs} ms, poll ${peer.pollMs} ms`);
   });
 });
 
