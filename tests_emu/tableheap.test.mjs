@@ -169,10 +169,18 @@ describe('heap of the release image in a table role on the emulated Pico', { ski
       const { pico, host, peer } = await tableChip(role, SEED);
       const t0 = Date.now();
       const sim0 = pico.simMs;
-      const r = await runSession(pico, host, { rolls: ROLLS, timed: 0, check: CHECK, seed: SEED, role, peer });
+      let mid = null; // the pace from roll CHECK on, past the boot and the first bills
+      const r = await runSession(pico, host, { rolls: ROLLS, timed: 0, check: CHECK, seed: SEED, role, peer }, (line) => {
+        if (line.startsWith(`BENCH free_roll_${CHECK} `)) mid = { sim: pico.simMs, wall: Date.now(), answers: peer.answers };
+      });
       const f = r.figures;
       t.diagnostic(`${((pico.simMs - sim0) / 1000).toFixed(1)} s emulated, ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${f.passes} passes; `
         + `link peer ${JSON.stringify(r.peer)}`);
+      const n = ROLLS - CHECK;
+      if (mid && n > 0) {
+        t.diagnostic(`a roll from roll ${CHECK} to ${ROLLS}: ${((pico.simMs - mid.sim) / n).toFixed(0)} ms emulated, `
+          + `${((Date.now() - mid.wall) / 1000 / n).toFixed(1)} s wall, ${((peer.answers - mid.answers) / n).toFixed(1)} link answers`);
+      }
       assert.equal(f.done, String(ROLLS), r.lines.join('\n'));
       const g = heapGuard(f, CHECK, ROLLS, { budget: TABLE_HEAP_BUDGET, growth: false });
       t.diagnostic(`free heap: ${f.free_boot} B after boot, ${g.atCheck} B at roll ${CHECK}, ${g.atEnd} B at roll ${ROLLS}`);
