@@ -264,7 +264,7 @@ class RoundLog:
         None, or its own errors), else a passing fault a restart clears."""
         if e is not None:
             why = "%s: %s %s" % (why, type(e).__name__, e)
-        if e is None or isinstance(e, (J.JournalCorrupt, J.JournalFull)):
+        if e is None or J.refused(e):
             self.critical = True
             self.reason = why
         elif not self.restart_reason:

@@ -65,6 +65,12 @@ class JournalCorrupt(Exception):
     pass
 
 
+def refused(e):
+    """The journal itself refused (its checks, no room): CRITICAL. Any other
+    exception (no memory, a flash device error) is a passing fault."""
+    return isinstance(e, (JournalCorrupt, JournalFull))
+
+
 def _put(page, p, start, src):
     """Copies the part of src (which starts at sector offset start) that falls in
     the page starting at offset p."""

@@ -385,7 +385,7 @@ class Store:
         that a restart clears. Returns R.LOCKED."""
         why = "%s: %s %s" % (name, type(e).__name__, e)
         print("STORE STOPPED", why)     # the console log
-        if isinstance(e, (J.JournalCorrupt, J.JournalFull)):
+        if J.refused(e):
             self.critical = True
             self.reason = why
         elif not self.restart_reason:
