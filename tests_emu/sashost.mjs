@@ -9,7 +9,9 @@
 // and a right CRC (CRC-16 Kermit) on a long poll. Like a host it waits for the answer (up to a
 // second) before the next poll, so a late answer is timed, not taken for the next one's.
 // A lone address byte is the cabinet's loop-break chirp (firmware/sas/SAS.md: after 5 s of
-// its clock without a poll; the heap session's fake clock jumps that far), counted apart.
+// its clock without a poll; the heap session's fake clock jumps that far), counted apart, also
+// one that begins while the host is still sending a poll: like a host's UART, this one receives
+// while it sends (sashost.test.mjs).
 // `stats()` sums it up.
 
 const BIT_NS = 1e9 / 19200;
@@ -142,7 +144,13 @@ export class SasHost {
 
   onFall() {
     if (this.rx && this.rx.bit >= 0) return; // inside a character
-    if (this.state === 'sending') return;
+    if (this.state === 'sending') {
+      // the host's receiver runs while it sends (the line's two directions are two wires): a
+      // byte begun now is no answer to this poll, which the machine has not yet heard whole
+      this.rx = { bit: 0, word: 0, stray: true };
+      this.rxAlarm.schedule(1.5 * BIT_NS);
+      return;
+    }
     if (this.state === 'sent' || this.state === 'awaiting') {
       this.state = 'answer';
       this.answer = [];
@@ -172,9 +180,20 @@ export class SasHost {
     }
     if (!level) this.wrong.push('framing error');
     if (rx.word & 0x100) this.wrong.push('wakeup bit set on an answer byte');
-    this.answer.push(rx.word & 0xff);
     this.rx = null;
+    if (rx.stray) {
+      this.strayByte(rx.word & 0xff);
+      return;
+    }
+    this.answer.push(rx.word & 0xff);
     this.quietAlarm.schedule(QUIET_NS);
+  }
+
+  /** A byte that began while the host sent a poll: a chirp (the machine's loop break ran out
+   * just before the poll reached it), anything else wrong. */
+  strayByte(b) {
+    if (b === this.address) this.chirps++;
+    else this.wrong.push(`byte ${b.toString(16)} while the host sent a poll`);
   }
 
   /** The line stayed quiet: the answer is complete (or none came). */

@@ -1,0 +1,102 @@
+// The SAS host of sashost.mjs on a wire of its own, no chip (fast): what it makes of the bytes a
+// gaming machine puts on the line at given instants. The line's two directions are two wires, so a
+// machine's byte can begin while the host is still sending a poll: a loop-break chirp that did is
+// a chirp, not an answer byte framed from the middle of the chirp (which read its stop bit as
+// the wakeup bit: "wakeup bit set on an answer byte", the heap guard's SEED=826305).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RP2040 } from 'rp2040js';
+import { SasHost } from './sashost.mjs';
+
+const BIT_NS = 1e9 / 19200;
+const TO_CABINET = 21;
+const FROM_CABINET = 20;
+// the host's first poll (start(), onTick k = 0: a general poll to its own address) begins one bit
+// after its first 50 ms tick and lasts one 11-bit word
+const POLL_NS = 50e6 + BIT_NS;
+const POLL_END_NS = POLL_NS + 11 * BIT_NS;
+
+/** The part of a Pico that SasHost uses: an rp2040js clock, and pins driven from outside. */
+class Wire {
+  constructor() {
+    this.mcu = { clock: new RP2040().clock };
+    this.modelNs = 0;
+    this.levels = new Map();
+    this.listeners = new Map();
+  }
+
+  get simMs() {
+    return this.mcu.clock.nanos / 1e6;
+  }
+
+  setPin(n, level) {
+    if (this.levels.get(n) === level) return;
+    this.levels.set(n, level);
+    for (const cb of this.listeners.get(n) ?? []) cb(level);
+  }
+
+  getPin(n) {
+    return this.levels.get(n) ?? true;
+  }
+
+  onPin(n, cb) {
+    this.listeners.set(n, [...(this.listeners.get(n) ?? []), cb]);
+  }
+
+  /** The gaming machine sends `bytes` from `atNs` on: per byte a start bit, 8 data bits, the
+   * wakeup bit clear, a stop bit. */
+  machineSends(atNs, bytes) {
+    const clock = this.mcu.clock;
+    let t = atNs;
+    for (const b of bytes) {
+      const bits = [0, ...Array.from({ length: 8 }, (_, k) => (b >> k) & 1), 0, 1];
+      for (const bit of bits) {
+        clock.createAlarm(() => this.setPin(FROM_CABINET, !!bit)).schedule(t - clock.nanos);
+        t += BIT_NS;
+      }
+    }
+  }
+
+  /** Runs the host for `ms` of the clock from its first poll on. */
+  run(host, ms) {
+    this.setPin(FROM_CABINET, true);
+    host.install(this);
+    host.start();
+    this.mcu.clock.tick(ms * 1e6);
+    host.stop();
+    return host.stats();
+  }
+}
+
+describe('SAS host on the wire (sashost.mjs)', () => {
+  it('takes and times a one-byte answer to its general poll', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    wire.machineSends(POLL_END_NS + 2e6, [0x00]);
+    const s = wire.run(host, 90);
+    assert.equal(s.wrong, 0, s.firstWrong);
+    assert.equal(s.answers, 1, JSON.stringify(s));
+    assert.ok(Math.abs(s.maxMs - 2) < 0.01, JSON.stringify(s));
+  });
+
+  it('counts a chirp that began while it sent its poll as a chirp', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    // the chirp (the address, 01) starts in the poll's wakeup bit: its start bit's fall comes
+    // while the host sends, its bit 1's fall after the host's stop bit
+    wire.machineSends(POLL_NS + 9.5 * BIT_NS, [host.address]);
+    const s = wire.run(host, 90);
+    assert.deepEqual(host.wrong, []);
+    assert.equal(s.chirps, 1, JSON.stringify(s));
+    assert.equal(s.answers, 0, JSON.stringify(s));
+  });
+
+  it('reports any other byte that began while it sent its poll', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    wire.machineSends(POLL_NS + 9.5 * BIT_NS, [0x00]);
+    const s = wire.run(host, 90);
+    assert.deepEqual(host.wrong, ['byte 0 while the host sent a poll']);
+    assert.equal(s.chirps, 0, JSON.stringify(s));
+  });
+});
