@@ -82,10 +82,13 @@ describe('power cuts on the emulated Pico', { skip: missing() ?? false }, () => 
     assert.ok(await c.board.insert(20));
     await c.runFor(3000);
     await c.board.press(BUTTON.BET_DOWN); // no bet yet: the stake goes down to $1
+    // each step is checked on the screen: a press the cabinet missed fails with what it showed
+    await c.runFor(300);
+    assert.match(c.screen().join('\n'), /STAKE \$1 /, `BET_DOWN: ${c.screen().join(' | ')}`);
     await c.board.press(BUTTON.BET_UP);
     await c.runFor(300);
     const st = await c.status();
-    assert.equal(st.credits, '1900');
+    assert.equal(st.credits, '1900', `BET_UP: ${c.screen().join(' | ')} ${JSON.stringify(st)}`);
     start = c.pico.flashCopy();
   });
 
