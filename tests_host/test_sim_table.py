@@ -21,6 +21,7 @@ import sim_table as ST  # noqa: E402
 FULL = os.getenv("FULL") == "1"
 MP_SKIP = ("test_headless_script_ends_with_a_line_per_node",
            "test_a_dome_out_of_memory_restarts_and_the_round_is_settled",
+           "test_a_table_started_again_on_its_flash_plays_on",
            "test_fault_sweep_with_kill_9_of_random_processes")   # CPython drives the processes
 
 def test_headless_script_ends_with_a_line_per_node():
@@ -72,6 +73,37 @@ def test_a_dome_out_of_memory_restarts_and_the_round_is_settled():
     finally:
         for n in tb.nodes.values():
             n.close()
+        shutil.rmtree(folder)
+
+
+def test_a_table_started_again_on_its_flash_plays_on():
+    """Every process stopped, the table started again on the same flash folder
+    (docs/TOOLS.md: the table resumes): the rounds it finished before are the
+    witness's history, not rounds shaken unseen, and the next round is checked
+    as any other (it failed with "I1: round 1 shaken with seat 1 in" at start)."""
+    folder = tempfile.mkdtemp()
+    try:
+        tb = ST.Table(2, folder, 5)
+        try:
+            for a in ("1", "2"):
+                tb.command(a, "bill 20")
+            tb.step(3000)
+            for a in ("1", "2"):
+                tb.command(a, "press BET_UP")
+                tb.step(200)
+            assert ST.roll(tb)
+            first = max(tb.witness.results)
+        finally:
+            tb.close()
+        tb = ST.Table(2, folder, 6)
+        try:
+            assert first in tb.witness.results
+            assert ST.roll(tb)                  # invariants 1-3 and the recalls checked
+            tb.check()
+            assert max(tb.witness.results) > first
+        finally:
+            tb.close()
+    finally:
         shutil.rmtree(folder)
 
 
