@@ -24,6 +24,16 @@ MP_SKIP = ("test_headless_script_ends_with_a_line_per_node",
            "test_a_table_started_again_on_its_flash_plays_on",
            "test_fault_sweep_with_kill_9_of_random_processes")   # CPython drives the processes
 
+def _bets_up(tb):
+    """$20 in at stations 1 and 2, and each one's stake on the pass line."""
+    for a in ("1", "2"):
+        tb.command(a, "bill 20")
+    tb.step(3000)
+    for a in ("1", "2"):
+        tb.command(a, "press BET_UP")
+        tb.step(200)
+
+
 def test_headless_script_ends_with_a_line_per_node():
     """docs/examples/table.txt (README, docs/TOOLS.md), with the picture."""
     folder = tempfile.mkdtemp()
@@ -60,12 +70,7 @@ def test_a_dome_out_of_memory_restarts_and_the_round_is_settled():
     try:
         w = tb.witness
         tid = w.tid
-        for a in ("1", "2"):
-            tb.command(a, "bill 20")
-        tb.step(3000)
-        for a in ("1", "2"):
-            tb.command(a, "press BET_UP")
-            tb.step(200)
+        _bets_up(tb)
         tb.command("dome", "nomem")
         assert ST.roll(tb)                  # invariants 1-3 and the recalls checked
         assert tb.restarts == 1 and w.tid == tid
@@ -85,12 +90,7 @@ def test_a_table_started_again_on_its_flash_plays_on():
     try:
         tb = ST.Table(2, folder, 5)
         try:
-            for a in ("1", "2"):
-                tb.command(a, "bill 20")
-            tb.step(3000)
-            for a in ("1", "2"):
-                tb.command(a, "press BET_UP")
-                tb.step(200)
+            _bets_up(tb)
             assert ST.roll(tb)
             first = max(tb.witness.results)
         finally:
