@@ -46,7 +46,7 @@ def iter_steps(rolls=100, seed=1, profile="table"):
     """The session one step at a time (a long session does not fit a list
     on the MicroPython port)."""
     rng = Rng(seed)
-    offered = P.PROFILES[profile]["offered"]
+    offered = P.base(profile)["offered"]
     now = 1000
     point = [0]
     if profile != "table":

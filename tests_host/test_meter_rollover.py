@@ -179,7 +179,7 @@ def test_every_meter_wraps_and_every_boot_replays_it():
     """Fails before the fix: the first power-up after a money meter wrapped
     was CRITICAL ("records do not replay")."""
     wrapped = set()
-    for profile in P.PROFILES:
+    for profile in P.NAMES:
         rig = Rig()
         rig.start_near_wrap()
         steps = list(session.full_steps(40, 5, profile)) + count_steps(profile, 9000)
@@ -299,7 +299,7 @@ class HighStakes:
         self.records = []          # since the newest snapshot
         self.snap = None
         self.now = 10
-        self.offered = P.PROFILES[profile]["offered"]
+        self.offered = P.base(profile)["offered"]
         for key, text in (("profile", profile), ("credit_cents", "1"), ("max_bet", "100000"),
                           ("credit_limit", "100000000"), ("handpay_limit", "1000000000")):
             self.put(T.pack_config(self.now, C_INDEX(key), text))

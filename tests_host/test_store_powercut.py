@@ -30,7 +30,7 @@ def test_reference_session_covers_every_wager_kind_and_money_path():
                        "reroll", "void", "cashout", "reset", "event"):
             assert needed in names, needed
         kinds = {a[1] for n, a in r.steps if n == "bet"}
-        assert set(P.PROFILES[profile]["offered"]) <= kinds
+        assert set(P.base(profile)["offered"]) <= kinds
         assert r.ops > 1000
 
 

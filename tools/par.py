@@ -518,13 +518,13 @@ def as_json(name, rows):
                                  "probability_f": float(p)}
                                 for e, pays, p in sharp_table(r["points_made"])]
         out.append(d)
-    prof = P.PROFILES[name]
+    prof = P.base(name)
     return {"profile": name, "doc": prof["doc"], "title": prof["title"], "vig": prof["vig"],
             "round_up": prof["round_up"], "wagers": out}
 
 
 def print_text(name, rows, file=sys.stdout):
-    prof = P.PROFILES[name]
+    prof = P.base(name)
     w = file.write
     w("PAR sheet: profile %s (document %s, %s)\n" % (name, prof["doc"], prof["title"]))
     w("House edge = expected loss / amount wagered (per stake); Buy/Lay with the vig\n"

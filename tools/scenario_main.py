@@ -8,7 +8,7 @@ from firmware.rules.scenario import run_lines  # noqa: E402
 
 
 def main(profile, path):
-    if profile not in profiles.PROFILES:
+    if profile not in profiles.NAMES:
         print("unknown profile %s; choose one of: %s" % (profile, ", ".join(profiles.NAMES)))
         sys.exit(2)
     # bytes, not text: each line is decoded by the strict reader, the same

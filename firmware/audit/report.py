@@ -62,7 +62,7 @@ def last_bills(led, n=10):
 def profile_default(key, profile):
     """What odds_mult / min_bet / max_bet are when left at 0: the profile's
     odds multiples (3-4-5x), its lowest minimum, its highest maximum."""
-    prof = P.PROFILES[profile]
+    prof = P.base(profile)
     if key == "odds_mult":
         seen = []
         for n in (4, 5, 6):

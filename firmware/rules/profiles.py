@@ -1,8 +1,8 @@
 """The four rule documents as selectable profiles: pure data plus a builder.
 
 Pay ratios are net winnings per unit staked, as (numerator, denominator).
-The documents are read only to build the profile in use (and by the audit
-menu): the ledger imports this module for that moment and then forgets it.
+Each document's table is a function, built only when asked for (the profile
+in use, the audit menu's defaults): no board keeps the four in its heap.
 Combination bets (horn, horn high, world, C&E) are expanded once, here, from
 the profile's single-number odds into a per-total pay table, so the engine
 settles every one-roll wager with one table lookup.
@@ -104,9 +104,10 @@ def _offered(bonus, *drop):
 _ETG_HOPS = const((22, 33, 44, 55, 13, 14, 15, 16, 23, 24, 25, 26, 34, 35, 36, 45, 46))
 _CENTS = const(100)
 
-PROFILES = {
-    # 000: table-game ruleset (Appendix D, rule 4.1).
-    "table": {
+
+def _table():
+    """000: table-game ruleset (Appendix D, rule 4.1)."""
+    return {
         "doc": "000", "title": "Table game",
         "offered": _offered(False, W.PLACE_LOSE, W.BIG6, W.BIG8, W.HI_LO, W.WORLD, W.HOP),
         "odds_mult": {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3},
@@ -122,9 +123,12 @@ PROFILES = {
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": False, "on_all": False, "hops": None,
         "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
-    },
-    # 002: electronic craps with Lucky Roller bonus bets.
-    "etg": {
+    }
+
+
+def _etg():
+    """002: electronic craps with Lucky Roller bonus bets."""
+    return {
         "doc": "002", "title": "Electronic craps",
         "offered": _offered(True, W.PLACE_LOSE, W.HI_LO, W.HORN_HIGH, W.WORLD,
                             W.SHARP_SHOOTER),
@@ -141,9 +145,12 @@ PROFILES = {
         "no_opposites": True, "max_prop_win": 1250, "agg_min": 5,
         "exact_odds": False, "on_all": False, "hops": _ETG_HOPS,
         "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
-    },
-    # 003: casino ruleset with World, place-to-lose and buy-to-lose (lay).
-    "casino": {
+    }
+
+
+def _casino():
+    """003: casino ruleset with World, place-to-lose and buy-to-lose (lay)."""
+    return {
         "doc": "003", "title": "Casino",
         "offered": _offered(False, W.HI_LO, W.HORN_HIGH, W.HOP),
         "odds_mult": {4: 10, 5: 10, 6: 10, 8: 10, 9: 10, 10: 10},
@@ -159,9 +166,12 @@ PROFILES = {
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": True, "on_all": True, "hops": None,
         "dark_one_roll": False,  # 003 5(d): no new don't bet until a new come-out
-    },
-    # 004: house ruleset, $1-$10, Sharp Shooter, no buy or lay.
-    "house": {
+    }
+
+
+def _house():
+    """004: house ruleset, $1-$10, Sharp Shooter, no buy or lay."""
+    return {
         "doc": "004", "title": "House",
         "offered": _offered(True, W.BUY, W.LAY, W.HORN_HIGH, W.LUCKY_LOW, W.LUCKY_HIGH,
                             W.LUCKY_ALL),
@@ -182,10 +192,18 @@ PROFILES = {
         "no_opposites": False, "max_prop_win": 0, "agg_min": 0,
         "exact_odds": False, "on_all": False, "hops": None,
         "dark_one_roll": True,  # 004 line 86: a new don't come from the next roll
-    },
-}
+    }
 
+# Each ruleset's table is built when asked for: a board keeps the profile in
+# play (get()), not the four tables as dicts, ~2 KB of its heap.
+_BUILD = {"table": _table, "etg": _etg, "casino": _casino, "house": _house}
 NAMES = ("table", "etg", "casino", "house")
+
+
+def base(name):
+    """The named ruleset's own table (one of NAMES), amounts in the
+    documents' dollars: a new dict."""
+    return _BUILD[name]()
 
 
 def get(name, overrides=None):
@@ -195,17 +213,16 @@ def get(name, overrides=None):
     "limits" ({kind name: (min, max, multiple)} in dollars) and nothing that
     changes pay. Every amount of the built profile is in cents.
     """
-    base = PROFILES.get(name)
-    if base is None:
+    if name not in _BUILD:
         return None
-    p = dict(base)
+    p = base(name)
     p["name"] = name
     # Built on demand, for the one profile in use: four sets of tables
     # built at import would cost a board about 20 KB of heap.
-    p["one_roll"] = _one_roll_tables(base["singles"])
-    p["limits"] = limits(base["limits"], _CENTS)
-    p["max_prop_win"] = base["max_prop_win"] * _CENTS
-    p["agg_min"] = base["agg_min"] * _CENTS
+    p["one_roll"] = _one_roll_tables(p["singles"])
+    p["limits"] = limits(p["limits"], _CENTS)
+    p["max_prop_win"] *= _CENTS
+    p["agg_min"] *= _CENTS
     if overrides:
         mult = overrides.get("odds_mult")
         if isinstance(mult, int):
@@ -229,10 +246,10 @@ def configured(config):
     if config["odds_mult"]:
         over["odds_mult"] = config["odds_mult"]
     if config["min_bet"] or config["max_bet"]:
-        base = limits(PROFILES[config["profile"]]["limits"])
+        own = limits(base(config["profile"])["limits"])
         lim = {}
         for k in range(W.COUNT):
-            lo, hi, mult = base[k]
+            lo, hi, mult = own[k]
             if config["min_bet"] and k not in W.ODDS_BASE:
                 lo = max(lo, config["min_bet"])
             if config["max_bet"] and (hi or k not in W.ODDS_BASE):

@@ -551,7 +551,7 @@ class Ledger:
         except Exception:
             return BAD_SETTING
         ok, value = C.parse(key, text)
-        if not ok or (key == "profile" and value not in profiles.PROFILES):
+        if not ok or (key == "profile" and value not in profiles.NAMES):
             self.last_error = value if not ok else "unknown profile"
             return BAD_SETTING
         if money and self.money_on_table():
