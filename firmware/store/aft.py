@@ -61,7 +61,6 @@ def apply(led, time, f, tid):
     if cents <= 0 or status not in (T.AFT_FULL, T.AFT_PARTIAL) \
             or not 1 <= len(tid) <= ID_MAX or led.aft.find(tid) == 0:
         return R.BAD_AMOUNT
-    led.aft.ready()          # before anything changes: its bytes may not be there
     m = led.meters
     if kind == T.AFT_IN:
         code = led.table.credit(cents)

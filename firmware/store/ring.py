@@ -3,10 +3,11 @@ entry): the ledger's histories a SAS host reads back (AFT transfers, 4D
 validation records). A subclass names its ENTRIES, FMT (struct format) and
 SIZE (bytes apart) as class attributes: no per-instance copies.
 
-The bytearray is allocated at the first entry, so a cabinet that never
-makes one keeps no bytes for it; ready() allocates it before a record
-changes anything else, so a failed allocation leaves the ledger as it was.
-The snapshot carries the count and only the entries used.
+The bytearray is allocated with the ring, at boot while the heap is whole:
+a cabinet's heap then holds from its first roll what it holds after its
+first ticket or transfer (the memory guard measures that), and no record
+can fail for want of it. The snapshot carries the count and only the
+entries used.
 """
 import struct
 
@@ -19,17 +20,11 @@ class Ring:
     SIZE = 4
 
     def __init__(self):
-        self.ring = None
+        self.ring = bytearray(self.ENTRIES * self.SIZE)
         self.total = 0
 
-    def ready(self):
-        ring = self.ring
-        if ring is None:
-            ring = self.ring = bytearray(self.ENTRIES * self.SIZE)
-        return ring
-
     def add(self, *values):
-        struct.pack_into(self.FMT, self.ready(), (self.total % self.ENTRIES) * self.SIZE, *values)
+        struct.pack_into(self.FMT, self.ring, (self.total % self.ENTRIES) * self.SIZE, *values)
         self.total += 1
 
     def slot(self, i):
@@ -44,10 +39,9 @@ class Ring:
         return None if slot < 0 else struct.unpack_from(self.FMT, self.ring, slot * self.SIZE)
 
     def pieces(self):
+        used = min(self.total, self.ENTRIES) * self.SIZE
         head = struct.pack(_HEAD, self.total)
-        if self.ring is None:
-            return [head]
-        return [head, memoryview(self.ring)[:min(self.total, self.ENTRIES) * self.SIZE]]
+        return [head, memoryview(self.ring)[:used]] if used else [head]
 
     def load(self, data, at=0):
         """Reads a ring's snapshot from data[at:]: the offset after it, or -1."""
@@ -59,5 +53,5 @@ class Ring:
             return -1
         self.total = total
         if end > at + 4:
-            self.ready()[:end - at - 4] = data[at + 4:end]
+            self.ring[:end - at - 4] = data[at + 4:end]
         return end
