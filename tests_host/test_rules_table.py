@@ -252,6 +252,20 @@ def test_odds_multiple_override():
     refused(t, R.ODDS_LIMIT, "place", W.PASS_ODDS, 1)
 
 
+# ---- the profiles' tables ------------------------------------------------------------------
+def test_each_ruleset_table_is_built_when_asked_for_none_kept_at_import():
+    # a board keeps only the profile in play: the module holds no dict of the four documents
+    kept = [k for k, v in P.__dict__.items()
+            if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values())]
+    assert kept == []
+    a, b = P.base("table"), P.base("table")
+    assert a == b and a is not b
+    a["odds_mult"][4] = 99          # a profile in play changed: the document's own is not
+    assert P.base("table")["odds_mult"][4] == 3 and P.get("table")["odds_mult"][4] == 3
+    assert [P.base(n)["doc"] for n in P.NAMES] == ["000", "002", "003", "004"]
+    assert "nope" not in P.NAMES and P.get("nope") is None
+
+
 # ---- working / toggles --------------------------------------------------------------------
 def test_toggles_per_profile():
     t = mk("table")
