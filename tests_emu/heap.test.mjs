@@ -2,9 +2,10 @@
 // session (tools/bench_rp2_session.py: the real controller and rp2 board, scripted bills, bets and
 // rolls) with a SAS host polling its SAS line over the wire, and keeps >= 150 KB of heap free.
 // CI runs a short session whose seed changes per run (printed; SEED=N replays it) and checks
-// the floor; FULL=1 runs 1,000 rolls and also checks no growth from roll 100, once the game
-// recall's ring is full (session.mjs RECALL_FULL: before that it grows by design), the figure
-// `tools/bench firmware --rp2 --variant frozen` puts in docs/BENCHMARKS.md.
+// the floor; FULL=1 runs 1,000 rolls and also checks no growth from roll 100 (session.mjs
+// heapGuard), the figure `tools/bench firmware --rp2 --variant frozen` puts in
+// docs/BENCHMARKS.md. The session holds what the cabinet keeps from its first roll (the recall's
+// pages are taken at boot), so the CI reading is the long run's, from the same tree: docs/TESTING.md.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -140,12 +140,21 @@ export function attachTable(pico, role, { seed = 1, seats = 8 } = {}) {
   return { host, peer };
 }
 
-/** The heap guard: `free` at roll CHECK and at the end, both >= HEAP_BUDGET, and no fall of the
- * median free over the last rolls below the median over as many rolls from CHECK (the session's
- * free_window_first / _last: least, median, most). */
-// The game recall's ring grows a 256-byte page at a time until it holds its 100 games
-// (firmware/store/recall.py CAPACITY): before that, less free heap is the recall filling.
-export const RECALL_FULL = 100;
+/** least, median and most of the session's free_roll_N readings for rolls from..to. */
+function spread(figures, from, to) {
+  const w = [];
+  for (let n = from; n <= to; n += 1) w.push(Number(figures[`free_roll_${n}`]));
+  w.sort((a, b) => a - b);
+  return [w[0], w[w.length >> 1], w[w.length - 1]];
+}
+
+/** The heap guard: `free` at roll CHECK and at the end, both >= budget, and no fall of the
+ * median free over the last heap_window rolls below the median over as many rolls from CHECK
+ * (least, median and most of each window returned as first / last). */
+// Growth is judged on windows this wide (a FULL run's): the readings of one state differ by up
+// to ~270 B with what the last roll left, so the medians of a short run's windows move by a few
+// 16-byte blocks either way.
+export const GROWTH_WINDOW = 100;
 
 // budget: the floor; growth: whether a fall after roll `check` fails it (the cabinet's guard)
 export function heapGuard(figures, check, rolls, { budget = HEAP_BUDGET, growth = true } = {}) {
@@ -154,10 +163,13 @@ export function heapGuard(figures, check, rolls, { budget = HEAP_BUDGET, growth 
   const problems = [];
   if (!(atCheck >= budget)) problems.push(`free at roll ${check}: ${figures[`free_roll_${check}`]} B < ${budget} B`);
   if (!(atEnd >= budget)) problems.push(`free at roll ${rolls}: ${figures[`free_roll_${rolls}`]} B < ${budget} B`);
-  const first = (figures.free_window_first ?? '').split(' ').map(Number); // least, median, most
-  const last = (figures.free_window_last ?? '').split(' ').map(Number);
-  if (growth && check >= RECALL_FULL && !(last[1] >= first[1])) {
+  const window = Number(figures.heap_window);
+  const first = spread(figures, check, check + window - 1);
+  const last = spread(figures, rolls - window + 1, rolls);
+  if ([...first, ...last].some((v) => !Number.isFinite(v))) problems.push(`readings missing from the windows of ${window} rolls`);
+  const judged = growth && window >= GROWTH_WINDOW;
+  if (judged && !(last[1] >= first[1])) {
     problems.push(`heap grew from roll ${check} to ${rolls}: median free ${first[1]} -> ${last[1]} B`);
   }
-  return { atCheck, atEnd, first, last, problems };
+  return { atCheck, atEnd, first, last, judged, problems };
 }
