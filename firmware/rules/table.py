@@ -808,7 +808,7 @@ def _pay_ratios(profile, kind, number):
 
 # Net pay ratio of a winning line, odds, number or hardway bet, by kind and
 # the number it heard (the point for the pass line, 6/8 for big 6/8).
-_EVENS = {n: _EVEN for n in W.POINTS}
+_EVENS = const((None, None, None, None, _EVEN, _EVEN, _EVEN, None, _EVEN, _EVEN, _EVEN))
 _RATIOS = (_EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS,
            P.PLACE_ODDS, P.PLACE_LOSE_ODDS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS,
            P.HARD_ODDS)
