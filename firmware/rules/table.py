@@ -778,12 +778,19 @@ def _sharp(table, bet, t, d1, d2, p):
     return LOSE
 
 
-_LUCKY_MASK = {}
-for _k in W.LUCKY_NEED:
-    _m = 0
-    for _t in W.LUCKY_NEED[_k]:
-        _m |= 1 << _t
-    _LUCKY_MASK[_k] = _m
+def _lucky_masks():
+    """By Lucky Roller kind, the bit (1 << total) of every total it needs."""
+    out = {}
+    for kind in W.LUCKY_NEED:
+        mask = 0
+        for t in W.LUCKY_NEED[kind]:
+            mask |= 1 << t
+        out[kind] = mask
+    return out
+
+
+_LUCKY_MASK = _lucky_masks()
+del _lucky_masks  # run once: no loop names left among the module's globals
 
 
 def _one_roll_ratio(profile, kind, number, t, d1, d2):
