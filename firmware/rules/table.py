@@ -808,7 +808,9 @@ def _pay_ratios(profile, kind, number):
     if kind == W.HOP:
         return (profile["hop"][1] if number // 10 == number % 10 else profile["hop"][0],)
     if kind == W.HARD:
-        return (P.HARD_ODDS[number],)
+        ratio = P.HARD_ODDS[number]
+        assert ratio is not None  # placement admits a hardway only on 4, 6, 8 or 10
+        return (ratio,)
     table = profile["one_roll"][(W.HORN_HIGH, number) if kind == W.HORN_HIGH else kind]
     return tuple(table.values())
 
