@@ -45,7 +45,7 @@ def _auth(d, purpose_item="Config (PIN)"):
 
 
 def test_no_default_pin():
-    assert C.CONFIG[C.INDEX["pin"]][1] == PIN.NOT_SET
+    assert C.CONFIG[C.index("pin")][1] == PIN.NOT_SET
     for pin in ("1234", "0000", "123456", ""):
         assert not PIN.check(PIN.NOT_SET, pin)
 
@@ -158,7 +158,7 @@ def test_config_needs_pin_and_changes_are_logged():
     assert "AUDIT MENU" in d.text()
     _auth(d)
     assert "CONFIG 1/" in d.text()
-    idx = C.INDEX["bet_timer_s"]
+    idx = C.index("bet_timer_s")
     while m.top().cur != idx:
         d.press(B.NEXT)
     d.press(B.ROLL)
@@ -183,7 +183,7 @@ def test_a_40_character_ticket_line_fits_the_screen_and_edits():
     line = "1234 SOUTH CASINO BOULEVARD LAS VEGAS NV"
     assert len(line) == 40 and s.set_config(b.clock.now(), "ticket_address1", line) == 0
     _auth(d)
-    idx = C.INDEX["ticket_address1"]
+    idx = C.index("ticket_address1")
     while m.top().cur != idx:
         d.press(B.NEXT)            # the support driver fails on any overflow
     assert "1234 SOUTH CASIN" in d.text()
@@ -199,14 +199,14 @@ def test_a_40_character_ticket_line_fits_the_screen_and_edits():
 def test_config_refusals_money_and_range():
     s, b, m, d = _setup(credits=50, games=0)
     _auth(d)
-    idx = C.INDEX["min_bet"]
+    idx = C.index("min_bet")
     while m.top().cur != idx:
         d.press(B.NEXT)
     d.press(B.ROLL, B.BET_UP, B.ROLL)
     assert "REFUSED" in d.text() and "Money on the" in d.text()
     assert s.ledger.config["min_bet"] == 0
     d.press(B.ROLL)
-    idx = C.INDEX["bet_timer_s"]
+    idx = C.index("bet_timer_s")
     while m.top().cur != idx:
         d.press(B.NEXT)
     d.press(B.ROLL)
@@ -244,7 +244,7 @@ def test_wrong_pin_lockout_is_logged_and_survives_reboot():
 def test_change_pin_hashed_and_persisted():
     s, b, m, d = _setup(credits=50)
     _auth(d)
-    while m.top().cur != C.INDEX["pin"]:
+    while m.top().cur != C.index("pin"):
         d.press(B.NEXT)
     d.press(B.ROLL)
     d.pin("567812")
@@ -453,7 +453,7 @@ def test_every_screen_fits_the_display():
 def test_station_text_setting_shows_on_meters_page():
     s, b, m, d = _setup(credits=0, games=0)
     _auth(d)
-    while m.top().cur != C.INDEX["station"]:
+    while m.top().cur != C.index("station"):
         d.press(B.NEXT)
     d.press(B.ROLL, B.BET_UP, B.ROLL)  # C -> D
     assert "SAVED" in d.text() and s.ledger.config["station"] == "DRAPS-01"

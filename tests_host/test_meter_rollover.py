@@ -252,7 +252,7 @@ def test_sas_meters_and_balance_across_a_wrap():
 
 def C_INDEX(key):
     from firmware.store import config as C
-    return C.INDEX[key]
+    return C.index(key)
 
 
 def test_readout_status_reconciles_across_a_wrap():

@@ -104,7 +104,7 @@ def test_menu_checks_pin_over_many_passes_without_starving_the_loop():
 
 def _to_pin_setting(d):
     from firmware.store import config as C
-    while d.m.top().cur != C.INDEX[PIN.KEY]:
+    while d.m.top().cur != C.index(PIN.KEY):
         d.press(B.NEXT)
     d.press(B.ROLL)
 

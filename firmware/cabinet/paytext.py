@@ -86,6 +86,11 @@ def _one_roll_table(profile, kind, number):
     return profile["one_roll"][(W.HORN_HIGH, number) if kind == W.HORN_HIGH else kind]
 
 
+def _number_ratio(table, number):
+    """The ratio of a number's row in a pays table, "-" for a number it lacks."""
+    return ratio(table[number]) if number in W.POINTS and table[number] else "-"
+
+
 def pays(profile, kind, number=0):
     """Pay text of one (kind, number) selection, e.g. '7:6', '1:1-2:1'."""
     fam = W.FAMILY[kind]
@@ -96,15 +101,15 @@ def pays(profile, kind, number=0):
             return ratio(P.LAY_ODDS[number] if kind in W.DARK else P.TRUE_ODDS[number])
         return "true"
     if kind == W.PLACE:
-        return ratio(P.PLACE_ODDS[number]) if number in P.PLACE_ODDS else "-"
+        return _number_ratio(P.PLACE_ODDS, number)
     if kind == W.PLACE_LOSE:
-        return ratio(P.PLACE_LOSE_ODDS[number]) if number in P.PLACE_LOSE_ODDS else "-"
+        return _number_ratio(P.PLACE_LOSE_ODDS, number)
     if kind == W.BUY:
-        return ratio(P.TRUE_ODDS[number]) if number in P.TRUE_ODDS else "-"
+        return _number_ratio(P.TRUE_ODDS, number)
     if kind == W.LAY:
-        return ratio(P.LAY_ODDS[number]) if number in P.LAY_ODDS else "-"
+        return _number_ratio(P.LAY_ODDS, number)
     if kind == W.HARD:
-        return ratio(P.HARD_ODDS[number]) if number in P.HARD_ODDS else "-"
+        return _number_ratio(P.HARD_ODDS, number)
     if kind == W.HOP:
         hard = number // 10 == number % 10
         return ratio(profile["hop"][1 if hard else 0])

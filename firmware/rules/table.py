@@ -778,12 +778,19 @@ def _sharp(table, bet, t, d1, d2, p):
     return LOSE
 
 
-_LUCKY_MASK = {}
-for _k in W.LUCKY_NEED:
-    _m = 0
-    for _t in W.LUCKY_NEED[_k]:
-        _m |= 1 << _t
-    _LUCKY_MASK[_k] = _m
+def _lucky_masks():
+    """By Lucky Roller kind, the bit (1 << total) of every total it needs."""
+    out = {}
+    for kind in W.LUCKY_NEED:
+        mask = 0
+        for t in W.LUCKY_NEED[kind]:
+            mask |= 1 << t
+        out[kind] = mask
+    return out
+
+
+_LUCKY_MASK = _lucky_masks()
+del _lucky_masks  # run once: no loop names left among the module's globals
 
 
 def _one_roll_ratio(profile, kind, number, t, d1, d2):
@@ -801,14 +808,16 @@ def _pay_ratios(profile, kind, number):
     if kind == W.HOP:
         return (profile["hop"][1] if number // 10 == number % 10 else profile["hop"][0],)
     if kind == W.HARD:
-        return (P.HARD_ODDS[number],)
+        ratio = P.HARD_ODDS[number]
+        assert ratio is not None  # placement admits a hardway only on 4, 6, 8 or 10
+        return (ratio,)
     table = profile["one_roll"][(W.HORN_HIGH, number) if kind == W.HORN_HIGH else kind]
     return tuple(table.values())
 
 
 # Net pay ratio of a winning line, odds, number or hardway bet, by kind and
 # the number it heard (the point for the pass line, 6/8 for big 6/8).
-_EVENS = {n: _EVEN for n in W.POINTS}
+_EVENS = const((None, None, None, None, _EVEN, _EVEN, _EVEN, None, _EVEN, _EVEN, _EVEN))
 _RATIOS = (_EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS, P.TRUE_ODDS, P.LAY_ODDS,
            P.PLACE_ODDS, P.PLACE_LOSE_ODDS, P.TRUE_ODDS, P.LAY_ODDS, _EVENS, _EVENS,
            P.HARD_ODDS)

@@ -137,7 +137,7 @@ BASE_ODDS = {PASS: PASS_ODDS, DONT_PASS: DONT_PASS_ODDS,
 
 # Which numbers a wager may carry (0 = none). Hop numbers are 10*low + high die.
 POINTS = (4, 5, 6, 8, 9, 10)
-HOPS = tuple(10 * a + b for a in range(1, 7) for b in range(a, 7))
+HOPS = (11, 12, 13, 14, 15, 16, 22, 23, 24, 25, 26, 33, 34, 35, 36, 44, 45, 46, 55, 56, 66)
 NUMBERS = {
     PASS_ODDS: POINTS, DONT_PASS_ODDS: POINTS, COME_ODDS: POINTS,
     DONT_COME_ODDS: POINTS, PLACE: POINTS, PLACE_LOSE: POINTS, BUY: POINTS,

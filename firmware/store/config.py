@@ -57,9 +57,14 @@ NEVER_EXPIRES = 9999    # ticket_expiry: the ticket never expires (SAS 7B's 9999
 # the lines printed at the top of a ticket, in SAS 7C data code order (00-02)
 TICKET_LINES = ("ticket_location", "ticket_address1", "ticket_address2")
 
-INDEX = {}
-for _i in range(len(CONFIG)):
-    INDEX[CONFIG[_i][0]] = _i
+def index(key):
+    """The row of setting `key` in CONFIG, or None. A scan, not a dict: it
+    runs only when a setting is changed, and a dict of 28 keys would stay on
+    the heap."""
+    for i in range(len(CONFIG)):
+        if CONFIG[i][0] == key:
+            return i
+    return None
 
 
 def defaults() -> dict:
@@ -75,7 +80,7 @@ def pulse_cents(config, src):
 
 def parse(key, text):
     """(ok, value) for a setting given as text; checks type and range."""
-    i = INDEX.get(key)
+    i = index(key)
     if i is None:
         return False, "unknown setting"
     name, default, low, high, money = CONFIG[i]

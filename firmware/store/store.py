@@ -345,7 +345,7 @@ class Store:
         return self.commit(T.pack(T.LOCK, now, code, arg & 0xFFFFFFFF))
 
     def set_config(self, now, key, text):
-        index = C.INDEX.get(key)
+        index = C.index(key)
         if index is None:
             return -3
         return self.commit(T.pack_config(now, index, text))
