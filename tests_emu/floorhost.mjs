@@ -59,7 +59,8 @@ export class FloorHost {
 
   exception(code) {
     this.exceptions.set(code, (this.exceptions.get(code) ?? 0) + 1);
-    if (code === 0x67) this.ask70(); // ticket inserted
+    // ticket inserted; or the exception buffer overflowed, and a 67 may be what was lost
+    if (code === 0x67 || code === 0x70) this.ask70();
     if (code === 0x68) this.ask71Status(); // ticket transfer complete
   }
 
