@@ -43,6 +43,7 @@ async function floorPhase(t, pico, host) {
   t.diagnostic(`AFT and ticket phase: ${g.atCheck} B free at its roll ${AFT_CHECK}, ${g.atEnd} B at its roll ${AFT_ROLLS}; least/median/most free over the first window ${g.first.join('/')} B, over the last ${g.last.join('/')} B; ${f.phase_meters}; host ${JSON.stringify(fh)}`);
   assert.deepEqual(g.problems, [], said);
   assert.equal(r.host.wrong, 0, said);
+  assert.match(f.sas_line, /^errors=0 /, 'no SAS handler raised');
   // every kind of money movement happened, and the host saw each transfer answered as asked
   const m = Object.fromEntries(f.phase_meters.split(' ').map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]));
   for (const key of ['aft_in_n', 'aft_out_n', 'tickets_in_n', 'tickets']) assert.ok(m[key] >= 1, f.phase_meters);

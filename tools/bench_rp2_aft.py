@@ -4,14 +4,17 @@ The heap session's AFT and ticket phase (issue 23's memory point): ROLLS more
 rolls of the same cabinet (the session's globals: ctl, board, clk, inp, run,
 press, at_roll), before each one a money movement, in turn an AFT transfer
 to the credit meter, a ticket redeemed, an AFT transfer to the host and a
-cash-out ticket. The casino system is node's SAS host on the wire
+cash-out ticket (a point in play is rolled out first: no cash out while a
+contract bet plays). The casino system is node's SAS host on the wire
 (tests_emu/floorhost.mjs): a `BENCH aft_in|aft_out CENTS` line asks it to
 lock the game (74) and transfer (72), a `BENCH ticket_in NUMBER CENTS` line
 tells it a ticket it will redeem (67, 70, 71). The bill validator is a
 scripted escrow one (hal/escrow.py contract) that reads the ticket; the
 board's ID-003 driver stays referenced, so its memory still counts. Sent
 only after the session's own readings, so its code is not in RAM then.
-Free heap is read at phase roll CHECK and ROLLS like the session's.
+Free heap is read at phase roll CHECK and ROLLS like the session's. The waits
+for the host run 10 ms passes (until()); `BENCH missed ...` says what did not
+happen in WAIT_MS.
 """
 from hal import escrow as V  # noqa: E402
 
