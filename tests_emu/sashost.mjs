@@ -12,6 +12,12 @@
 // its clock without a poll; the heap session's fake clock jumps that far), counted apart, also
 // one that begins while the host is still sending a poll: like a host's UART, this one receives
 // while it sends (sashost.test.mjs).
+// Start-up synchronisation (firmware/sas/SAS.md): a machine answers nothing until it has seen a
+// poll to another address, so a poll before the host's first one is counted apart (beforeSync),
+// and an answer to it is wrong. A host started on its own general poll (tick 0) waits the 1 s
+// for it, and its next poll may be a long poll, still before any to another address.
+// Polls with data a test queues (`queue`, e.g. tests_emu/floorhost.mjs) go first, each with its
+// own check of the answer; `onException` hears every general poll's exception byte.
 // `stats()` sums it up.
 
 const BIT_NS = 1e9 / 19200;
@@ -43,6 +49,10 @@ export class SasHost {
     this.polls = 0;
     this.wrong = []; // what was wrong with an answer (text)
     this.unanswered = 0;
+    this.beforeSync = 0; // polls unanswered before the host's first poll to another address
+    this.synced = false;
+    this.queued = []; // long polls with data, first come first sent: { bytes, cmd, check, none }
+    this.onException = null; // (code) => ..., each general poll's answer
     this.chirps = 0;
     this.tick = 0;
     this.running = false;
@@ -92,6 +102,8 @@ export class SasHost {
     if (k % 2 === 0) {
       const own = k % 4 === 0;
       frame = { bytes: [0x80 | (own ? this.address : this.address + 1)], kind: own ? 'general' : 'other' };
+    } else if (this.queued.length) {
+      frame = this.queued[0];
     } else if (k % 10 === 1) {
       const cmd = LONG_POLLS[((k - 1) / 10) % LONG_POLLS.length];
       frame = { bytes: [this.address, cmd], kind: 'long', cmd };
@@ -99,7 +111,15 @@ export class SasHost {
       return;
     }
     if (this.state !== 'idle') return; // the previous exchange is not over: this poll waits
+    if (frame === this.queued[0]) this.queued.shift();
+    if (frame.kind === 'other') this.synced = true;
     this.send(frame);
+  }
+
+  /** A long poll with data (`bytes` with its CRC) sent before the next of the list; check(answer)
+   * returns what is wrong with its answer ('' if nothing), none() runs when it got no answer. */
+  queue(bytes, check = () => '', none = () => {}) {
+    this.queued.push({ bytes, kind: 'long', cmd: bytes[1], check, none });
   }
 
   send(frame) {
@@ -202,7 +222,11 @@ export class SasHost {
     const none = this.state === 'awaiting';
     this.state = 'idle';
     if (none) {
-      if (f.kind !== 'other') this.unanswered++;
+      if (f.kind !== 'other') {
+        if (this.synced) this.unanswered++;
+        else this.beforeSync++;
+      }
+      f.none?.();
       return;
     }
     const a = this.answer ?? [];
@@ -210,11 +234,14 @@ export class SasHost {
     this.unsolicited = false;
     this.answer = null;
     // a lone address byte is a chirp, also when it falls on a poll to another
-    // address (the session's fake clock can put 5 s between two loop passes)
-    if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind !== 'general')) {
+    // address (the session's fake clock can put 5 s between two loop passes), or on
+    // any poll before the machine may answer one
+    if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind !== 'general' || !this.synced)) {
       this.chirps++;
       if (!unsolicited) { // not the poll's answer: its time does not count
-        if (f.kind === 'long') this.unanswered++;
+        if (!this.synced) this.beforeSync++;
+        else if (f.kind === 'long') this.unanswered++;
+        if (f.kind !== 'other') f.none?.();
         this.times.pop();
         this.rawTimes.pop();
       }
@@ -228,11 +255,19 @@ export class SasHost {
       this.wrong.push('answered a poll to another address');
       return;
     }
+    if (!this.synced) {
+      this.wrong.push(`answered a poll before any to another address: ${Buffer.from(a).toString('hex')}`);
+      return;
+    }
     if (f.kind === 'general' && a.length !== 1) this.wrong.push(`general poll: ${a.length} bytes`);
+    else if (f.kind === 'general') this.onException?.(a[0]);
     if (f.kind === 'long') {
       const crc = a.length >= 4 ? crcKermit(a.slice(0, -2)) : -1;
       if (a[0] !== this.address || a[1] !== f.cmd || crc !== (a[a.length - 2] | (a[a.length - 1] << 8))) {
         this.wrong.push(`long poll ${f.cmd.toString(16)}: ${Buffer.from(a).toString('hex')}`);
+      } else if (f.check) {
+        const why = f.check(a);
+        if (why) this.wrong.push(`long poll ${f.cmd.toString(16)}: ${why}: ${Buffer.from(a).toString('hex')}`);
       }
     }
   }
@@ -246,7 +281,7 @@ export class SasHost {
   stats() {
     const t = this.times.map((ns) => ns / MS).sort((x, y) => x - y);
     const pct = (p) => (t.length ? t[Math.min(t.length - 1, Math.floor(p * t.length))] : 0);
-    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, chirps: this.chirps, wrong: this.wrong.length,
+    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, beforeSync: this.beforeSync, chirps: this.chirps, wrong: this.wrong.length,
       over20ms: t.filter((ms) => ms > 20).length,
       rawMaxMs: this.rawTimes.length ? Math.max(...this.rawTimes) / MS : 0,
       firstWrong: this.wrong[0] ?? '', maxMs: t.length ? t[t.length - 1] : 0, p50Ms: pct(0.5), p99Ms: pct(0.99) };

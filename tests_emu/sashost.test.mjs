@@ -72,6 +72,7 @@ describe('SAS host on the wire (sashost.mjs)', () => {
   it('takes and times a one-byte answer to its general poll', () => {
     const wire = new Wire();
     const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    host.synced = true; // as after a poll to another address
     wire.machineSends(POLL_END_NS + 2e6, [0x00]);
     const s = wire.run(host, 90);
     assert.equal(s.wrong, 0, s.firstWrong);
@@ -89,6 +90,25 @@ describe('SAS host on the wire (sashost.mjs)', () => {
     assert.deepEqual(host.wrong, []);
     assert.equal(s.chirps, 1, JSON.stringify(s));
     assert.equal(s.answers, 0, JSON.stringify(s));
+  });
+
+  // a machine answers nothing before it has seen a poll to another address (firmware/sas/SAS.md,
+  // start-up synchronisation); a host started on its own general poll waits its 1 s for it, and its
+  // next poll is long poll 19, still before any to another address: neither is a missed answer
+  it('counts the polls before its first to another address apart, not as unanswered', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    const s = wire.run(host, 2200);
+    assert.deepEqual([s.polls, s.beforeSync, s.unanswered, s.wrong], [3, 2, 0, 0], JSON.stringify(s));
+  });
+
+  it('reports an answer to a poll before its first to another address', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    wire.machineSends(POLL_END_NS + 2e6, [0x00]);
+    const s = wire.run(host, 90);
+    assert.deepEqual(host.wrong, ['answered a poll before any to another address: 00']);
+    assert.equal(s.answers, 1, JSON.stringify(s));
   });
 
   it('reports any other byte that began while it sent its poll', () => {

@@ -54,9 +54,10 @@ export function codeOnly(text) {
     .filter((line) => !/^\s*(#.*)?$/.test(line)).map((line) => `${line}\n`).join('');
 }
 
-/** The session script for `role` (only the code it runs) with its parameters filled in. */
-export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345, role = 'cabinet' }) {
-  return codeOnly(rolePart(fs.readFileSync(path.join(ROOT, 'tools', 'bench_rp2_session.py'), 'utf8'), role))
+/** The session script for `role` (only the code it runs) with its parameters filled in; `script`:
+ * another of tools/ sent after it (tools/bench_rp2_aft.py, the AFT and ticket phase). */
+export function sessionCode({ rolls, timed = 0, check = 100, seed = 12345, role = 'cabinet', script = 'bench_rp2_session.py' }) {
+  return codeOnly(rolePart(fs.readFileSync(path.join(ROOT, 'tools', script), 'utf8'), role))
     .replace('@ROLLS@', String(rolls)).replace('@TIMED@', String(timed))
     .replace('@CHECK@', String(check)).replace('@SEED@', String(seed)).replace('@ROLE@', role);
 }

@@ -204,7 +204,8 @@ async function chipSession() {
   host.stop();
   const h = host.stats();
   say('sas_answers', `${h.polls} polls, ${h.answers} answers, ${h.wrong} wrong${h.wrong ? ` (${h.firstWrong})` : ''}, `
-    + `${h.unanswered} unanswered, ${h.over20ms} over 20 ms`);
+    + `${h.unanswered} unanswered (${h.beforeSync} before the host's first poll to another address: start-up `
+    + `synchronisation), ${h.over20ms} over 20 ms`);
   say('sas_answer_ms', `median ${h.p50Ms.toFixed(2)}, 99th percentile ${h.p99Ms.toFixed(2)}, `
     + est(`max ${h.maxMs.toFixed(2)}`, h.rawMaxMs.toFixed(2), 'ms'));
   if (host.slow.length) {
