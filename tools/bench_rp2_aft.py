@@ -2,7 +2,7 @@
 
 The heap session's AFT and ticket phase (issue 23's memory point): ROLLS more
 rolls of the same cabinet (the session's globals: ctl, board, clk, inp, run,
-press, at_roll), before each one a money movement, in turn an AFT transfer
+press, stake, at_roll), before each one a money movement, in turn an AFT transfer
 to the credit meter, a ticket redeemed, an AFT transfer to the host and a
 cash-out ticket (a point in play is rolled out first: no cash out while a
 contract bet plays). The casino system is node's SAS host on the wire
@@ -91,12 +91,7 @@ def ticket_in(k):
 
 def roll():
     """The bet (bills first when short) and ROLL, until the dice landed."""
-    led = ctl.store.ledger
-    if led.table.credits < 20:
-        inp.bills += 20
-        run(2600)
-    if not led.table.bets:
-        press(B.BET_UP)
+    stake(ctl.store.ledger)
     before = g.rolls
     press(B.ROLL)
     return until(lambda: g.rolls != before)

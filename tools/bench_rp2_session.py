@@ -174,6 +174,15 @@ def press(code):
     run(100)
 
 
+def stake(led):
+    """Bills when the credits are short, then the pass line bet if none is up."""
+    if led.table.credits < 20:
+        inp.bills += 20
+        run(2600)
+    if not led.table.bets:
+        press(B.BET_UP)
+
+
 #@ cabinet
 print("BENCH begin cycle")
 t_start = time.ticks_us()
@@ -192,11 +201,7 @@ while g.rolls < ROLLS:
     if led.lock:
         ctl.store.reset(clk.now())
         led = ctl.store.ledger
-    if led.table.credits < 20:
-        inp.bills += 20
-        run(2600)
-    if not led.table.bets:
-        press(B.BET_UP)
+    stake(led)
     press(B.ROLL)
     before = g.rolls
     while g.rolls == before:
