@@ -13,6 +13,9 @@ from hal.ticks import ticks_diff
 from hal.prstatus import OK, PAPER_OUT, FAULT, PAPER_LOW, STATUS_NAMES  # noqa: F401
 
 _REPLY_MS = const(100)
+# bytes a write while a SAS host waits: ~8 ms of the 19,200 baud line once
+# the UART's buffer is full (a ticket is ~0.2 s of the line)
+_CHUNK = const(16)
 _INIT = b"\x1b@"
 _CUT = b"\n\n\n\x1dVB\x00"  # feed, partial cut
 _Q_OFFLINE = b"\x10\x04\x02"
@@ -54,7 +57,7 @@ class EscPosPrinter:
             return self._b[0]
         return None
 
-    def _ask(self, query):
+    def _ask(self, query, serve=None):
         u = self._uart
         self._step = 0       # a poll under way lost its reply to this drain
         self._drain()
@@ -64,7 +67,21 @@ class EscPosPrinter:
             b = self._reply()
             if b is not None:
                 return b
+            if serve is not None:
+                serve()
         return None
+
+    def _write(self, data, serve):
+        """`data` on the line; with `serve`, in chunks with serve() after
+        each (a write waits while the UART's buffer is full)."""
+        u = self._uart
+        if serve is None:
+            u.write(data)
+            return
+        mv = memoryview(data)
+        for i in range(0, len(data), _CHUNK):
+            u.write(mv[i:i + _CHUNK])
+            serve()
 
     def poll(self):
         """One step of a status request that never waits: None while it is
@@ -85,25 +102,27 @@ class EscPosPrinter:
         self._step = 0
         return status_from_replies(self._offline, self._reply())
 
-    def status(self):
-        """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""
-        return status_from_replies(self._ask(_Q_OFFLINE), self._ask(_Q_PAPER))
+    def status(self, serve=None):
+        """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not
+        answer); serve() runs while a reply is awaited."""
+        return status_from_replies(self._ask(_Q_OFFLINE, serve), self._ask(_Q_PAPER, serve))
 
-    def print_ticket(self, lines, barcode=None):
+    def print_ticket(self, lines, barcode=None, serve=None):
         """Print `lines` (str, ASCII), the ITF `barcode` (digits) under them
         if given, and cut. True if the printer was ready before and still
-        without fault after; False means "not printed/unknown"."""
-        st = self.status()
+        without fault after; False means "not printed/unknown". serve()
+        runs between parts (a SAS host is answered within 20 ms)."""
+        st = self.status(serve)
         if st != OK and st != PAPER_LOW:
             return False
         u = self._uart
         u.write(_INIT)
         for line in lines:
-            u.write(line.encode())
+            self._write(line.encode(), serve)
             u.write(b"\n")
         if barcode:
             from hal.itf import barcode_bytes
-            u.write(barcode_bytes(barcode))
+            self._write(barcode_bytes(barcode), serve)
         u.write(_CUT)
-        st = self.status()
+        st = self.status(serve)
         return st == OK or st == PAPER_LOW

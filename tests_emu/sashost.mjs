@@ -43,6 +43,9 @@ export class SasHost {
     this.polls = 0;
     this.wrong = []; // what was wrong with an answer (text)
     this.unanswered = 0;
+    this.missed = []; // [emulated ms, poll] of the polls left unanswered
+    this.beforeSync = 0; // polls left unanswered before the chip saw a poll to another address
+    this.synced = false;
     this.chirps = 0;
     this.tick = 0;
     this.running = false;
@@ -59,6 +62,7 @@ export class SasHost {
     this.quietAlarm = clock.createAlarm(() => this.answerEnded());
     this.state = 'idle';
     this.rx = null;
+    this.synced = false; // a new chip synchronises again
     pico.setPin(this.toPin, true);
     if (first) pico.onPin(this.fromPin, (level) => level === false && this.onFall());
     if (this.running) this.pollAlarm.schedule(50 * MS);
@@ -104,6 +108,7 @@ export class SasHost {
 
   send(frame) {
     this.polls++;
+    if (frame.kind === 'other') this.synced = true;
     this.frame = frame;
     this.state = 'sending';
     // the line's levels: per byte a start bit, 8 data bits LSB first, the wakeup bit, a stop bit
@@ -202,7 +207,7 @@ export class SasHost {
     const none = this.state === 'awaiting';
     this.state = 'idle';
     if (none) {
-      if (f.kind !== 'other') this.unanswered++;
+      if (f.kind !== 'other') this.noAnswer(f);
       return;
     }
     const a = this.answer ?? [];
@@ -214,7 +219,7 @@ export class SasHost {
     if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind !== 'general')) {
       this.chirps++;
       if (!unsolicited) { // not the poll's answer: its time does not count
-        if (f.kind === 'long') this.unanswered++;
+        if (f.kind === 'long') this.noAnswer(f);
         this.times.pop();
         this.rawTimes.pop();
       }
@@ -237,6 +242,15 @@ export class SasHost {
     }
   }
 
+  noAnswer(f) {
+    if (!this.synced) { // a machine answers only once a poll to another address has shown it
+      this.beforeSync++; // where the host's messages begin (SAS 6.02 start-up synchronisation)
+      return;
+    }
+    this.unanswered++;
+    this.missed.push([this.pico.simMs, f.cmd ?? f.kind]);
+  }
+
   /** Called by txAlarm's second firing (end of the poll): wait for the answer or give up. */
   awaitAnswer() {
     this.state = 'awaiting';
@@ -246,7 +260,7 @@ export class SasHost {
   stats() {
     const t = this.times.map((ns) => ns / MS).sort((x, y) => x - y);
     const pct = (p) => (t.length ? t[Math.min(t.length - 1, Math.floor(p * t.length))] : 0);
-    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, chirps: this.chirps, wrong: this.wrong.length,
+    return { polls: this.polls, answers: t.length, unanswered: this.unanswered, beforeSync: this.beforeSync, chirps: this.chirps, wrong: this.wrong.length,
       over20ms: t.filter((ms) => ms > 20).length,
       rawMaxMs: this.rawTimes.length ? Math.max(...this.rawTimes) / MS : 0,
       firstWrong: this.wrong[0] ?? '', maxMs: t.length ? t[t.length - 1] : 0, p50Ms: pct(0.5), p99Ms: pct(0.99) };

@@ -260,7 +260,7 @@ def test_print_fails_after_commit_locks_printer():
     b, d = make(seed=5)
     d.bill(10)
 
-    def broken(lines, barcode=None):
+    def broken(lines, barcode=None, serve=None):
         return False
     b.printer.print_ticket = broken
     d.press("CASHOUT")

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
                              push, rel, set, wait, x, x_dec)
 
 
+# the TX FIFO joined (8 words): an answer is queued at once, not a word at
+# a time behind the shift register
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_HIGH, out_init=rp2.PIO.OUT_HIGH,
-             out_shiftdir=rp2.PIO.SHIFT_RIGHT)
+             out_shiftdir=rp2.PIO.SHIFT_RIGHT, fifo_join=rp2.PIO.JOIN_TX)
 def _tx9():
     pull()                  .side(1)[7]     # idle high; a word of 9 bits
     set(x, 8)               .side(0)[7]     # start bit
