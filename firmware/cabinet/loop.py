@@ -6,6 +6,8 @@ than the 16 KB XIP cache holds. Tests and the benchmark call
 Controller.step() themselves."""
 
 
+import gc
+
 from micropython import const
 
 from hal.buttons import SAMPLE_MS
@@ -23,10 +25,11 @@ _SAS_PASSES = const(3)
 # SAS host polling, it runs right after an answer when the next poll the
 # host's cycle predicts is at least this far (a poll never waits behind it).
 _ERASE_GAP_MS = const(110)
-# A collection (a few ms) goes ahead in a gap at least this long once the
-# free heap is below _GC_FREE, so the automatic one does not land on a poll.
+# A collection (a few ms on the chip) goes ahead in a gap at least this long,
+# at most every _GC_EVERY_MS, so the automatic one does not land on a poll
+# (asking the free heap walks the whole heap too: as dear as collecting).
 _GC_GAP_MS = const(30)
-_GC_FREE = const(24576)
+_GC_EVERY_MS = const(2000)
 # A kind of poll not seen for this long no longer predicts the next one; no
 # poll at all: the main pass erases as without a host.
 _HOST_GONE_MS = const(2000)
@@ -47,12 +50,6 @@ def _sleeper():
 
 def sleep_ms(ms):
     return _sleeper()(ms)
-
-
-def _collect_ahead():
-    import gc
-    if gc.mem_free() < _GC_FREE:
-        gc.collect()
 
 
 class _Cycle:
@@ -115,6 +112,7 @@ async def run(ctl, stop=None):
         # the port wakes a task of its own for each poll (hal/rp2/sas_pio.py)
         wake = sas.port.wake = flag()
     buttons = ctl.board.buttons
+    collected = [tk()]  # when the last collection ahead ran
 
     def answer():
         """Polls on the line answered; right after an answer, the gap the
@@ -130,8 +128,9 @@ async def run(ctl, stop=None):
         try:
             if room >= _ERASE_GAP_MS and ctl.erase_ahead(now):
                 return
-            if room >= _GC_GAP_MS:
-                _collect_ahead()
+            if room >= _GC_GAP_MS and ticks_diff(now, collected[0]) >= _GC_EVERY_MS:
+                collected[0] = now
+                gc.collect()
         except Exception as exc:  # never out of the loop: logged, then a clean restart
             ctl.fault(exc, tk())
 
