@@ -6,11 +6,8 @@ than the 16 KB XIP cache holds. Tests and the benchmark call
 Controller.step() themselves."""
 
 
-import gc
-
 from micropython import const
 
-from hal.buttons import SAMPLE_MS
 from hal.ticks import ticks_add, ticks_diff
 
 # A pass (game, money, read-out, screen, device watch) every 3rd wake: 60 ms.
@@ -52,37 +49,6 @@ def sleep_ms(ms):
     return _sleeper()(ms)
 
 
-class _Cycle:
-    """The host's polling learnt per message kind (firmware/sas/wire.py):
-    when the last one came and the shorter of its last two intervals."""
-
-    def __init__(self, now):
-        self.last = [now] * 4
-        self.interval = [0] * 4
-        self.period = [0] * 4
-
-    def heard(self, kind, now):
-        gap = ticks_diff(now, self.last[kind])
-        self.period[kind] = min(gap, self.interval[kind])
-        self.interval[kind] = gap
-        self.last[kind] = now
-
-    def polling(self, now):
-        for t in self.last:
-            if ticks_diff(now, t) < _HOST_GONE_MS:
-                return True
-        return False
-
-    def room(self, now):
-        """ms until the next poll the cycle predicts (-1: one is due)."""
-        room = _HOST_GONE_MS
-        for k in range(4):
-            since = ticks_diff(now, self.last[k])
-            if since < _HOST_GONE_MS:
-                room = min(room, self.period[k] - since)
-        return room
-
-
 async def _answer(wake, answer, stopped):
     """The SAS task: answer() (which never raises) at each word on the line."""
     while not stopped():
@@ -93,6 +59,8 @@ async def _answer(wake, answer, stopped):
 async def run(ctl, stop=None):
     """Runs until `stop()` returns True (never on a board)."""
     import asyncio
+    import gc
+    from hal.buttons import SAMPLE_MS
     sleep = _sleeper()
     tk = ctl.clock.ticks_ms
     done = [False]
@@ -105,7 +73,6 @@ async def run(ctl, stop=None):
     sas = ctl.sas
     serve = sas.serve if sas else None
     sas_tick = sas.tick if sas else None
-    cycle = _Cycle(tk())
     wake = None
     flag = getattr(asyncio, "ThreadSafeFlag", None)
     if serve is not None and flag is not None and hasattr(sas.port, "wake"):
@@ -113,6 +80,32 @@ async def run(ctl, stop=None):
         wake = sas.port.wake = flag()
     buttons = ctl.board.buttons
     collected = [tk()]  # when the last collection ahead ran
+    # the host's polling learnt per message kind (firmware/sas/wire.py): when
+    # the last one came, its last interval, the shorter of its last two
+    last = [tk()] * 4
+    interval = [0] * 4
+    period = [0] * 4
+
+    def heard(kind, now):
+        gap = ticks_diff(now, last[kind])
+        period[kind] = min(gap, interval[kind])
+        interval[kind] = gap
+        last[kind] = now
+
+    def polling(now):
+        for t in last:
+            if ticks_diff(now, t) < _HOST_GONE_MS:
+                return True
+        return False
+
+    def room(now):
+        """ms until the next poll the host's cycle predicts (< 0: one is due)."""
+        ms = _HOST_GONE_MS
+        for k in range(4):
+            since = ticks_diff(now, last[k])
+            if since < _HOST_GONE_MS:
+                ms = min(ms, period[k] - since)
+        return ms
 
     def answer():
         """Polls on the line answered; right after an answer, the gap the
@@ -123,12 +116,12 @@ async def run(ctl, stop=None):
         if sas.count == count:
             return
         now = tk()
-        cycle.heard(sas.last_kind, now)
-        room = cycle.room(now)
+        heard(sas.last_kind, now)
+        gap = room(now)
         try:
-            if room >= _ERASE_GAP_MS and ctl.erase_ahead(now):
+            if gap >= _ERASE_GAP_MS and ctl.erase_ahead(now):
                 return
-            if room >= _GC_GAP_MS and ticks_diff(now, collected[0]) >= _GC_EVERY_MS:
+            if gap >= _GC_GAP_MS and ticks_diff(now, collected[0]) >= _GC_EVERY_MS:
                 collected[0] = now
                 gc.collect()
         except Exception as exc:  # never out of the loop: logged, then a clean restart
@@ -145,7 +138,7 @@ async def run(ctl, stop=None):
     late = [None]   # since when an erase waits for a gap in the host's polling
 
     def may_erase(now):
-        if serve is None or not cycle.polling(now) or not ctl.store.erase_pending():
+        if serve is None or not polling(now) or not ctl.store.erase_pending():
             late[0] = None
             return True
         if late[0] is None:
