@@ -57,7 +57,7 @@ class EscPosPrinter:
             return self._b[0]
         return None
 
-    def _ask(self, query, serve=None):
+    def _ask(self, query, serve):
         u = self._uart
         self._step = 0       # a poll under way lost its reply to this drain
         self._drain()
@@ -70,18 +70,6 @@ class EscPosPrinter:
             if serve is not None:
                 serve()
         return None
-
-    def _write(self, data, serve):
-        """`data` on the line; with `serve`, in chunks with serve() after
-        each (a write waits while the UART's buffer is full)."""
-        u = self._uart
-        if serve is None:
-            u.write(data)
-            return
-        mv = memoryview(data)
-        for i in range(0, len(data), _CHUNK):
-            u.write(mv[i:i + _CHUNK])
-            serve()
 
     def poll(self):
         """One step of a status request that never waits: None while it is
@@ -102,27 +90,38 @@ class EscPosPrinter:
         self._step = 0
         return status_from_replies(self._offline, self._reply())
 
-    def status(self, serve=None):
-        """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not
-        answer); serve() runs while a reply is awaited."""
-        return status_from_replies(self._ask(_Q_OFFLINE, serve), self._ask(_Q_PAPER, serve))
+    def status(self):
+        """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""
+        return status_from_replies(self._ask(_Q_OFFLINE, None), self._ask(_Q_PAPER, None))
 
     def print_ticket(self, lines, barcode=None, serve=None):
         """Print `lines` (str, ASCII), the ITF `barcode` (digits) under them
         if given, and cut. True if the printer was ready before and still
         without fault after; False means "not printed/unknown". serve()
         runs between parts (a SAS host is answered within 20 ms)."""
-        st = self.status(serve)
+        st = self.status()      # nothing queued before it: the replies come at once
         if st != OK and st != PAPER_LOW:
             return False
         u = self._uart
+
+        def write(data):
+            # with serve, in chunks with serve() after each (a write waits
+            # while the UART's buffer is full)
+            if serve is None:
+                u.write(data)
+                return
+            mv = memoryview(data)
+            for i in range(0, len(data), _CHUNK):
+                u.write(mv[i:i + _CHUNK])
+                serve()
         u.write(_INIT)
         for line in lines:
-            self._write(line.encode(), serve)
+            write(line.encode())
             u.write(b"\n")
         if barcode:
             from hal.itf import barcode_bytes
-            self._write(barcode_bytes(barcode), serve)
+            write(barcode_bytes(barcode))
         u.write(_CUT)
-        st = self.status(serve)
+        # the requests go behind the ticket's last bytes: SAS served meanwhile
+        st = status_from_replies(self._ask(_Q_OFFLINE, serve), self._ask(_Q_PAPER, serve))
         return st == OK or st == PAPER_LOW

@@ -36,7 +36,7 @@ from firmware.store import ledger as L
 from firmware.store.store import Store
 from firmware.cabinet.money import MoneyIn, BILL, COIN, GAP_MS
 from firmware.cabinet.game import Game, BETTING
-from firmware.cabinet.player import Player, message, pages, BETTING as TABLE_PAGE
+from firmware.cabinet.player import Player, message, pages
 from firmware.cabinet import screens
 from firmware.cabinet import render
 from firmware.cabinet import devfault
@@ -54,7 +54,7 @@ _DOORS = (("logic_door", L.LOGIC_DOOR, E.LOGIC_OPEN, E.LOGIC_CLOSE),
 _IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
 _REFRESH_MS = const(250)     # screen text re-check period (messages, result pages)
-# the same on the table's screen with nothing timed on it: the game flags the
+# the same on a player's screen with nothing timed on it: the game flags the
 # countdown's seconds, so this only backs the flags up
 _CALM_REFRESH_MS = const(1000)
 MSG_MS = const(3000)
@@ -245,7 +245,7 @@ class Controller:
         self.tick_serial()
         if self.sas:
             self.sas.tick(now_ms)
-        self.tick_maintenance(now_ms)
+        self.tick_maintenance(now_ms, True, True)
         if draw:
             self.tick_display(now_ms)
 
@@ -623,19 +623,17 @@ class Controller:
                 and not self.money_in_flight() and self.money.quiet_for(now_ms) >= GAP_MS
                 and not (0 <= g.remaining_ms < 1000))
 
-    def tick_maintenance(self, now_ms, erase=True):
-        """Device watch, then a sector erased ahead when `erase` (the main
-        loop leaves the erase to the gaps a SAS host's polling leaves)."""
+    def tick_maintenance(self, now_ms, erase, watch):
+        """The devices watched (`watch`), then a sector erased ahead when one
+        is due, the cabinet is idle and `erase` (the main loop leaves the
+        erase to the gaps a SAS host's polling leaves). True if it erased."""
         if self.restarting():
             return False
-        self._poll_faults(now_ms)
-        devfault.watch_printer(self, now_ms)
-        return erase and self.erase_ahead(now_ms)
-
-    def erase_ahead(self, now_ms):
-        """One sector erased ahead when one is due and the cabinet is idle."""
+        if watch:
+            self._poll_faults(now_ms)
+            devfault.watch_printer(self, now_ms)
         store = self.store
-        if self.restarting() or not store.erase_pending() or not self.idle(now_ms):
+        if not erase or not store.erase_pending() or not self.idle(now_ms):
             return False
         money = self.board.money
         self._erasing = True
@@ -658,8 +656,14 @@ class Controller:
         if not (force or self.dirty or g.changed or self.player.changed
                 or ticks_diff(now_ms, self._refresh_at) >= 0):
             return False
-        self._refresh_at = ticks_add(now_ms, _CALM_REFRESH_MS if self._calm(now_ms)
-                                     else _REFRESH_MS)
+        led = self.store.ledger
+        # a player's screen with nothing on it that ends or turns with time
+        # alone (a message, a result, a roll, a stopped cabinet's screen)
+        calm = (g.state == BETTING and not self.audit_mode
+                and not self.store.critical and not led.lock and not led.door_open
+                and not led.tilt and not self.restarting() and not g.showing_result(now_ms)
+                and not self.message(now_ms))
+        self._refresh_at = ticks_add(now_ms, _CALM_REFRESH_MS if calm else _REFRESH_MS)
         self.dirty = g.changed = self.player.changed = False
         lines, dice, inv = screens.build(self, now_ms)
         if not force and lines == self.lines and dice == self.dice:
@@ -681,16 +685,6 @@ class Controller:
             return False
         self.redraws += 1
         return True
-
-    def _calm(self, now_ms):
-        """The table's betting (or attract) screen with nothing on it that
-        ends or turns with time alone (a message, a result, a roll)."""
-        g = self.game
-        led = self.store.ledger
-        return (g.state == BETTING and self.player.page == TABLE_PAGE and not self.audit_mode
-                and not self.store.critical and not led.lock and not led.door_open
-                and not led.tilt and not self.restarting() and not g.showing_result(now_ms)
-                and not self.message(now_ms))
 
     def _show(self, d, now_ms):
         """A whole frame is ~25 ms on the display's 400 kHz I2C bus, longer

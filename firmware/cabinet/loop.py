@@ -119,7 +119,7 @@ async def run(ctl, stop=None):
         heard(sas.last_kind, now)
         gap = room(now)
         try:
-            if gap >= _ERASE_GAP_MS and ctl.erase_ahead(now):
+            if gap >= _ERASE_GAP_MS and ctl.tick_maintenance(now, True, False):
                 return
             if gap >= _GC_GAP_MS and ticks_diff(now, collected[0]) >= _GC_EVERY_MS:
                 collected[0] = now
@@ -165,7 +165,7 @@ async def run(ctl, stop=None):
                     if passes % _SAS_PASSES == 0:
                         if sas_tick is not None:
                             sas_tick(now)
-                        ctl.tick_maintenance(now, may_erase(now))
+                        ctl.tick_maintenance(now, may_erase(now), True)
                         between()
                     ctl.tick_display(now)
                     passes += 1

@@ -50,7 +50,7 @@ def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     return out
 
 
-def print_pending(store, printer, now, reprint=False, clock_ok=True, serve=None):
+def print_pending(store, printer, now, reprint, clock_ok, serve):
     """Prints the pending ticket; True once the printer confirmed it and
     TK_PRINTED is committed. False: not printed, or nobody knows. serve():
     the SAS polls answered while it prints."""
