@@ -66,7 +66,8 @@ function noteFeeds(pico, label) {
   const f = pico.feeds;
   say(`${label}_wdt_feed_gap_max_ms`, est((f.maxGapNs / 1e6).toFixed(1), (f.maxGapRawNs / 1e6).toFixed(1), 'ms')
     + ` over ${f.count} feeds`);
-  const long = (f.long ?? []).map(([t, ms]) => `${ms.toFixed(0)} ms at ${(t / 1000).toFixed(1)} s`);
+  const long = (f.long ?? []).map(([t, ms, busy, erases]) => `${ms.toFixed(0)} ms at ${(t / 1000).toFixed(1)} s`
+    + ` (core busy ${busy.toFixed(0)} ms, ${erases} flash erases)`);
   if (long.length) say(`${label}_wdt_feed_gaps_over_250ms`, long.join(', '));
   worst('wdt_feed_gap', f.maxGapNs / 1e6, f.maxGapRawNs / 1e6);
 }
@@ -207,6 +208,7 @@ async function chipSession() {
     const n = board.rolls.length;
     if (!(await c.runUntil(() => board.rolls.length > n || printed(), 60000))) break;
   }
+  if (printed()) at('cashout_ticket_seen');
   say('cashout_ticket', printed() ? `printed (CASHOUT pressed ${tries} times)`
     : `NOT PRINTED after ${tries} tries: ${c.screen().join('|')}`);
   if (!printed()) failures.push('no cashout ticket');
