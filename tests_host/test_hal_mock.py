@@ -476,15 +476,22 @@ class FakeUart:
         return len(data)
 
 
-def test_escpos_status_and_ticket():
+_READY = {b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12}   # both status replies: OK
+
+
+def _ticks():
+    """A clock that moves 1 ms each time it is read."""
     t = [0]
 
     def ticks():
         t[0] += 1
         return t[0]
+    return ticks
 
-    ok = {b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12}
-    u = FakeUart(ok)
+
+def test_escpos_status_and_ticket():
+    ticks = _ticks()
+    u = FakeUart(_READY)
     p = EscPosPrinter(u, ticks)
     assert p.status() == OK
     assert p.print_ticket(["HELLO"])
@@ -502,18 +509,12 @@ def test_escpos_status_and_ticket():
 def test_escpos_ticket_serves_sas_while_it_prints():
     # a ticket is ~0.2 s of the 19,200 baud line: written in chunks with the
     # SAS polls answered between them, the same bytes as written whole
-    t = [0]
-
-    def ticks():
-        t[0] += 1
-        return t[0]
-
-    ok = {b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12}
+    ticks = _ticks()
     lines = ["CASH OUT TICKET", "$12.00", "VALIDATION 00-1234-5678-9012-3456"]
-    whole = FakeUart(ok)
+    whole = FakeUart(_READY)
     assert EscPosPrinter(whole, ticks).print_ticket(lines, "%018d" % 123)
     served = []
-    u = FakeUart(ok)
+    u = FakeUart(_READY)
     assert EscPosPrinter(u, ticks).print_ticket(lines, "%018d" % 123, lambda: served.append(1))
     assert u.written == whole.written
     assert len(served) >= len(whole.written) // 16

@@ -5,23 +5,9 @@ import asyncio
 
 from firmware.cabinet import loop
 from hal import buttons as B
-from test_e2e_session import make
+from test_e2e_session import erase_due, make
 
 ADDRESS = 1
-
-
-def _erase_due(seed):
-    """A cabinet whose journal wants a sector erased ahead."""
-    b, d = make(seed=seed, sas="loop")
-    st = d.ctl.store
-    d.bill(50)
-    for _ in range(400):  # commits until the log has used a prepared sector
-        d.press("BET_UP")
-        d.press("BET_DOWN")
-        if st.erase_pending():
-            break
-    assert st.erase_pending()
-    return b, d
 
 
 def _run(monkeypatch, b, d, ms, host=None):
@@ -79,7 +65,7 @@ def test_erase_only_where_the_host_leaves_room(monkeypatch):
     # a sector erase stops an RP2040 for ~65-95 ms: with a host polling, one
     # runs right after an answer and only where the host's cycle leaves more
     # than that before its next poll for this machine
-    b, d = _erase_due(17)
+    b, d = erase_due(17, sas="loop")
     now = b.clock.ticks_ms()
     host = Host(b.sas, now, 8000)
     erased = _run(monkeypatch, b, d, 8000, host)
@@ -92,7 +78,7 @@ def test_erase_only_where_the_host_leaves_room(monkeypatch):
 
 def test_erase_without_a_host(monkeypatch):
     # no host on the line: the idle cabinet erases from the main pass
-    b, d = _erase_due(17)
+    b, d = erase_due(17, sas="loop")
     assert _run(monkeypatch, b, d, 6000)
 
 
