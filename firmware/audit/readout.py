@@ -177,8 +177,9 @@ class Readout:
             self.tick()
             return
         out = []
-        if self._building is not None:
-            self._build(out)
+        building = self._building
+        if building is not None:
+            self._build(out, building)
         self._port = True
         while not out and not self._wait and self._building is None:
             if self._rpos >= self._rn:
@@ -223,10 +224,10 @@ class Readout:
             text.append(line)
         self._finish(out, text)
 
-    def _build(self, out):
+    def _build(self, out, building):
         """The next lines of the reply being built; the reply to `out` once
         they are all there."""
-        gen, text = self._building
+        gen, text = building
         try:
             for _ in range(_LINES_A_PASS):
                 text.append(next(gen))

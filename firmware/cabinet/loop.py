@@ -111,6 +111,8 @@ async def run(ctl, stop=None):
         """Polls on the line answered; right after an answer, the gap the
         host's cycle leaves before its next poll takes the erase or the
         collection that would otherwise keep a poll waiting."""
+        if serve is None:
+            return
         count = sas.count
         serve()
         if sas.count == count:
@@ -132,8 +134,7 @@ async def run(ctl, stop=None):
         if buttons.due(now) and not ctl.inputs_dead:
             # a pass can outlast the sample period (a screen drawn)
             buttons.sample(now)
-        if serve is not None:
-            answer()    # a SAS poll waits for one part at most (20 ms to answer)
+        answer()    # a SAS poll waits for one part at most (20 ms to answer)
 
     late = [None]   # since when an erase waits for a gap in the host's polling
 
