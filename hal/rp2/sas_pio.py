@@ -69,16 +69,18 @@ class PioSas:
         self._head = 0
         self._n = 0
         self.overruns = 0
-        self._hard = hard
         # set at each word received (the main loop's asyncio.ThreadSafeFlag:
         # its SAS task wakes for a poll instead of looking after every part)
         self.wake = None
+        self._hard = hard
+        self._reading = False     # read() is draining the receive FIFO
         self._rx.irq(self._received, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
 
     def _received(self, sm):
-        self._drain(sm)
+        if not self._reading:
+            self._drain(sm)
         if self.wake is not None:
             self.wake.set()
 
@@ -98,10 +100,17 @@ class PioSas:
     def read(self, buf, wake):
         if not self._hard:
             # a scheduled handler runs between the main loop's bytecodes:
-            # the words it has not yet moved join the ring here
+            # the words it has not yet moved join the ring here. It does
+            # not drain meanwhile: run between a drain's rx_fifo() and its
+            # get(), it left get() waiting (CPU busy, no watchdog feed) for
+            # the host's next word, ~1 s later
             if not self._n and not self._rx.rx_fifo():
                 return 0  # the common case where nothing wakes the main loop for a poll
-            self._drain(self._rx)
+            self._reading = True
+            try:
+                self._drain(self._rx)
+            finally:
+                self._reading = False
         n = min(self._n, len(buf))
         if not n:
             return 0
