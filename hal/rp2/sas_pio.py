@@ -14,6 +14,11 @@ from micropython import const
 
 _BAUD = const(19200)
 _RING = const(128)
+# who drains the receive FIFO (PioSas._drainer): the interrupt handler, a
+# scheduled one (read() too), or read() right now (the handler leaves it)
+_HARD = const(0)
+_SOFT = const(1)
+_READING = const(2)
 
 # Typing only: the PIO DSL names exist inside @asm_pio functions at run time.
 TYPE_CHECKING = False
@@ -72,14 +77,13 @@ class PioSas:
         # set at each word received (the main loop's asyncio.ThreadSafeFlag:
         # its SAS task wakes for a poll instead of looking after every part)
         self.wake = None
-        self._hard = hard
-        self._reading = False     # read() is draining the receive FIFO
+        self._drainer = _HARD if hard else _SOFT
         self._rx.irq(self._received, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
 
     def _received(self, sm):
-        if not self._reading:
+        if self._drainer != _READING:
             self._drain(sm)
         if self.wake is not None:
             self.wake.set()
@@ -98,7 +102,7 @@ class PioSas:
             self._n += 1
 
     def read(self, buf, wake):
-        if not self._hard:
+        if self._drainer == _SOFT:
             # a scheduled handler runs between the main loop's bytecodes:
             # the words it has not yet moved join the ring here. It does
             # not drain meanwhile: run between a drain's rx_fifo() and its
@@ -106,11 +110,11 @@ class PioSas:
             # the host's next word, ~1 s later
             if not self._n and not self._rx.rx_fifo():
                 return 0  # the common case where nothing wakes the main loop for a poll
-            self._reading = True
+            self._drainer = _READING
             try:
                 self._drain(self._rx)
             finally:
-                self._reading = False
+                self._drainer = _SOFT
         n = min(self._n, len(buf))
         if not n:
             return 0
