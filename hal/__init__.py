@@ -62,9 +62,10 @@ money
     inhibit(flag) -> None: True = validator/acceptor refuse money (power-up state);
         inhibited: bool.
 printer
-    print_ticket(lines, barcode=None) -> bool: prints ASCII lines, then `barcode`
-        (even number of digits) as Interleaved 2 of 5, and cuts; True if it was
-        ready and still without fault afterwards (blocks for the UART transfer).
+    print_ticket(lines, barcode=None, serve=None) -> bool: prints ASCII lines, then
+        `barcode` (even number of digits) as Interleaved 2 of 5, and cuts; True if it
+        was ready and still without fault afterwards (blocks for the UART transfer;
+        `serve()`, if given, runs between its parts: the SAS polls answered).
     status() -> hal.printer.OK / PAPER_LOW / PAPER_OUT / FAULT (no answer = FAULT;
         up to ~200 ms on hardware).
     poll() -> None or a status as status(): the same request one step a call,

@@ -7,7 +7,7 @@ from micropython import const
 from hal.debounce import DEBOUNCE_MS, Debouncer
 from hal.ticks import ticks_diff
 
-SAMPLE_MS = const(10)   # the loop samples at least this often (tick_inputs' period)
+SAMPLE_MS = const(20)   # the main loop samples at least this often (its wake period)
 
 NEXT = const(0)
 PREV = const(1)

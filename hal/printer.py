@@ -13,6 +13,9 @@ from hal.ticks import ticks_diff
 from hal.prstatus import OK, PAPER_OUT, FAULT, PAPER_LOW, STATUS_NAMES  # noqa: F401
 
 _REPLY_MS = const(100)
+# bytes a write while a SAS host waits: ~8 ms of the 19,200 baud line once
+# the UART's buffer is full (a ticket is ~0.2 s of the line)
+_CHUNK = const(16)
 _INIT = b"\x1b@"
 _CUT = b"\n\n\n\x1dVB\x00"  # feed, partial cut
 _Q_OFFLINE = b"\x10\x04\x02"
@@ -54,7 +57,7 @@ class EscPosPrinter:
             return self._b[0]
         return None
 
-    def _ask(self, query):
+    def _ask(self, query, serve):
         u = self._uart
         self._step = 0       # a poll under way lost its reply to this drain
         self._drain()
@@ -64,6 +67,8 @@ class EscPosPrinter:
             b = self._reply()
             if b is not None:
                 return b
+            if serve is not None:
+                serve()
         return None
 
     def poll(self):
@@ -87,23 +92,36 @@ class EscPosPrinter:
 
     def status(self):
         """OK, PAPER_LOW, PAPER_OUT or FAULT (FAULT also when it does not answer)."""
-        return status_from_replies(self._ask(_Q_OFFLINE), self._ask(_Q_PAPER))
+        return status_from_replies(self._ask(_Q_OFFLINE, None), self._ask(_Q_PAPER, None))
 
-    def print_ticket(self, lines, barcode=None):
+    def print_ticket(self, lines, barcode=None, serve=None):
         """Print `lines` (str, ASCII), the ITF `barcode` (digits) under them
         if given, and cut. True if the printer was ready before and still
-        without fault after; False means "not printed/unknown"."""
-        st = self.status()
+        without fault after; False means "not printed/unknown". serve()
+        runs between parts (a SAS host is answered within 20 ms)."""
+        st = self.status()      # nothing queued before it: the replies come at once
         if st != OK and st != PAPER_LOW:
             return False
         u = self._uart
+
+        def write(data):
+            # with serve, in chunks with serve() after each (a write waits
+            # while the UART's buffer is full)
+            if serve is None:
+                u.write(data)
+                return
+            mv = memoryview(data)
+            for i in range(0, len(data), _CHUNK):
+                u.write(mv[i:i + _CHUNK])
+                serve()
         u.write(_INIT)
         for line in lines:
-            u.write(line.encode())
+            write(line.encode())
             u.write(b"\n")
         if barcode:
             from hal.itf import barcode_bytes
-            u.write(barcode_bytes(barcode))
+            write(barcode_bytes(barcode))
         u.write(_CUT)
-        st = self.status()
+        # the requests go behind the ticket's last bytes: SAS served meanwhile
+        st = status_from_replies(self._ask(_Q_OFFLINE, serve), self._ask(_Q_PAPER, serve))
         return st == OK or st == PAPER_LOW

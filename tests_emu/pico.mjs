@@ -482,7 +482,8 @@ export class Pico {
   }
 
   /** Watchdog feeds (writes to LOAD) on this chip: count, the longest gap between two, and
-   * `long`: [start ms, gap ms] of every gap over 250 ms. */
+   * `long`: [start ms, gap ms, ms the core ran, sector erases] of every gap over 250 ms (what
+   * filled it: code, sleep in WFI/WFE, or the flash off the bus). */
   installFeedWatch(mcu) {
     const wd = mcu.watchdog;
     const f = (this.feeds = this.feeds ?? { count: 0, maxGapNs: 0, maxGapRawNs: 0, maxGapAt: 0 });
@@ -493,7 +494,11 @@ export class Pico {
       if (off !== 0x04) return;
       const t = this.nanosBase + mcu.clock.nanos;
       const model = this.modelNs;
-      if (f.last !== null && t - f.last > 250e6) (f.long = f.long ?? []).push([f.last / 1e6, (t - f.last) / 1e6]);
+      const erases = this.flash.stats.sectorErases + this.flash.stats.blockErases;
+      if (f.last !== null && t - f.last > 250e6) {
+        (f.long = f.long ?? []).push([f.last / 1e6, (t - f.last) / 1e6, (this.busyNs - f.lastBusy) / 1e6,
+          erases - f.lastErases]);
+      }
       if (f.last !== null && t - f.last > f.maxGapNs) {
         f.maxGapNs = t - f.last;
         f.maxGapRawNs = f.maxGapNs - (model - f.lastModel);
@@ -501,6 +506,8 @@ export class Pico {
       }
       f.last = t;
       f.lastModel = model;
+      f.lastBusy = this.busyNs;
+      f.lastErases = erases;
       f.count++;
     };
   }

@@ -51,6 +51,7 @@ export class SasHost {
     this.unanswered = 0;
     this.beforeSync = 0; // polls unanswered before the host's first poll to another address
     this.synced = false;
+    this.missed = []; // [emulated ms, poll] of the polls left unanswered once synchronised
     this.queued = []; // long polls with data, first come first sent: { bytes, cmd, check, none }
     this.onException = null; // (code) => ..., each general poll's answer
     this.chirps = 0;
@@ -69,6 +70,7 @@ export class SasHost {
     this.quietAlarm = clock.createAlarm(() => this.answerEnded());
     this.state = 'idle';
     this.rx = null;
+    this.synced = false; // a new chip synchronises again
     pico.setPin(this.toPin, true);
     if (first) pico.onPin(this.fromPin, (level) => level === false && this.onFall());
     if (this.running) this.pollAlarm.schedule(50 * MS);
@@ -112,7 +114,6 @@ export class SasHost {
     }
     if (this.state !== 'idle') return; // the previous exchange is not over: this poll waits
     if (frame === this.queued[0]) this.queued.shift();
-    if (frame.kind === 'other') this.synced = true;
     this.send(frame);
   }
 
@@ -124,6 +125,7 @@ export class SasHost {
 
   send(frame) {
     this.polls++;
+    if (frame.kind === 'other') this.synced = true;
     this.frame = frame;
     this.state = 'sending';
     // the line's levels: per byte a start bit, 8 data bits LSB first, the wakeup bit, a stop bit
@@ -222,10 +224,7 @@ export class SasHost {
     const none = this.state === 'awaiting';
     this.state = 'idle';
     if (none) {
-      if (f.kind !== 'other') {
-        if (this.synced) this.unanswered++;
-        else this.beforeSync++;
-      }
+      if (f.kind !== 'other') this.noAnswer(f);
       f.none?.();
       return;
     }
@@ -239,8 +238,7 @@ export class SasHost {
     if (a.length === 1 && a[0] === this.address && (unsolicited || f.kind !== 'general' || !this.synced)) {
       this.chirps++;
       if (!unsolicited) { // not the poll's answer: its time does not count
-        if (!this.synced) this.beforeSync++;
-        else if (f.kind === 'long') this.unanswered++;
+        if (!this.synced || f.kind === 'long') this.noAnswer(f);
         if (f.kind !== 'other') f.none?.();
         this.times.pop();
         this.rawTimes.pop();
@@ -270,6 +268,15 @@ export class SasHost {
         if (why) this.wrong.push(`long poll ${f.cmd.toString(16)}: ${why}: ${Buffer.from(a).toString('hex')}`);
       }
     }
+  }
+
+  noAnswer(f) {
+    if (!this.synced) { // a machine answers only once a poll to another address has shown it
+      this.beforeSync++; // where the host's messages begin (SAS 6.02 start-up synchronisation)
+      return;
+    }
+    this.unanswered++;
+    this.missed.push([this.pico.simMs, f.cmd ?? f.kind]);
   }
 
   /** Called by txAlarm's second firing (end of the poll): wait for the answer or give up. */

@@ -57,11 +57,11 @@ class Wire {
     }
   }
 
-  /** Runs the host for `ms` of the clock from its first poll on. */
-  run(host, ms) {
+  /** Runs the host for `ms` of the clock from its first poll on (`tick`: host.start's). */
+  run(host, ms, tick = undefined) {
     this.setPin(FROM_CABINET, true);
     host.install(this);
-    host.start();
+    host.start(tick);
     this.mcu.clock.tick(ms * 1e6);
     host.stop();
     return host.stats();
@@ -118,5 +118,27 @@ describe('SAS host on the wire (sashost.mjs)', () => {
     const s = wire.run(host, 90);
     assert.deepEqual(host.wrong, ['byte 0 while the host sent a poll']);
     assert.equal(s.chirps, 0, JSON.stringify(s));
+  });
+
+  it('records each poll left unanswered after start-up synchronisation, with its time', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    // a poll to another address at 50 ms, then the general poll at 150 ms: no answer in 1 s
+    const s = wire.run(host, 1300, SasHost.OTHER_FIRST);
+    assert.equal(s.unanswered, 1, JSON.stringify(s));
+    assert.equal(s.beforeSync, 0, JSON.stringify(s));
+    assert.equal(host.missed.length, 1);
+    const [t, poll] = host.missed[0];
+    assert.equal(poll, 'general');
+    assert.ok(t > 1150 && t < 1170, `given up at ${t} ms`);
+  });
+
+  it('counts a poll before the first to another address apart (the machine is not synchronised)', () => {
+    const wire = new Wire();
+    const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
+    const s = wire.run(host, 1100);
+    assert.equal(s.beforeSync, 1, JSON.stringify(s));
+    assert.equal(s.unanswered, 0, JSON.stringify(s));
+    assert.deepEqual(host.missed, []);
   });
 });

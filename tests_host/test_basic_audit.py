@@ -156,7 +156,7 @@ def test_basic_readout_answers_meters_and_status():
     # the very lines the full read-out gives
     from firmware.audit.readout import Readout
     full = Readout(d.ctl.store, d.ctl.identity())
-    assert full.c_meters([]) == meters
+    assert list(full.c_meters([])) == meters
     assert blocks[1].split("\n") == full.c_status([])
     assert blocks[2].startswith("ERR 5 ")
 

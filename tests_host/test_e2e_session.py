@@ -260,7 +260,7 @@ def test_print_fails_after_commit_locks_printer():
     b, d = make(seed=5)
     d.bill(10)
 
-    def broken(lines, barcode=None):
+    def broken(lines, barcode=None, serve=None):
         return False
     b.printer.print_ticket = broken
     d.press("CASHOUT")
@@ -475,11 +475,9 @@ def test_erase_maintenance_runs_when_idle():
     check(d)
 
 
-def test_no_erase_while_a_key_settles():
-    """A key that went down but is not debounced yet keeps the loop polling:
-    an erase then (tens of ms with the CPU stopped on rp2) let a short press
-    go unseen on the emulated Pico."""
-    b, d = make(seed=17)
+def erase_due(seed, **opts):
+    """A cabinet (make()) whose journal wants a sector erased ahead."""
+    b, d = make(seed=seed, **opts)
     st = d.ctl.store
     d.bill(50)
     for _ in range(400):  # commits until the log has used a prepared sector
@@ -488,6 +486,15 @@ def test_no_erase_while_a_key_settles():
         if st.erase_pending():
             break
     assert st.erase_pending()
+    return b, d
+
+
+def test_no_erase_while_a_key_settles():
+    """A key that went down but is not debounced yet keeps the loop polling:
+    an erase then (tens of ms with the CPU stopped on rp2) let a short press
+    go unseen on the emulated Pico."""
+    b, d = erase_due(17)
+    st = d.ctl.store
     last = d.ctl._last_input
     assert d.until(lambda: b.clock.ticks_ms() - last >= 2980, 4000)
     before = d.ctl.erases

@@ -476,15 +476,22 @@ class FakeUart:
         return len(data)
 
 
-def test_escpos_status_and_ticket():
+_READY = {b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12}   # both status replies: OK
+
+
+def _ticks():
+    """A clock that moves 1 ms each time it is read."""
     t = [0]
 
     def ticks():
         t[0] += 1
         return t[0]
+    return ticks
 
-    ok = {b"\x10\x04\x02": 0x12, b"\x10\x04\x04": 0x12}
-    u = FakeUart(ok)
+
+def test_escpos_status_and_ticket():
+    ticks = _ticks()
+    u = FakeUart(_READY)
     p = EscPosPrinter(u, ticks)
     assert p.status() == OK
     assert p.print_ticket(["HELLO"])
@@ -497,6 +504,20 @@ def test_escpos_status_and_ticket():
     assert status_from_replies(0x16, 0x12) == FAULT  # cover open
     assert status_from_replies(0xFF, 0x12) == FAULT  # not a status byte
 
+
+
+def test_escpos_ticket_serves_sas_while_it_prints():
+    # a ticket is ~0.2 s of the 19,200 baud line: written in chunks with the
+    # SAS polls answered between them, the same bytes as written whole
+    ticks = _ticks()
+    lines = ["CASH OUT TICKET", "$12.00", "VALIDATION 00-1234-5678-9012-3456"]
+    whole = FakeUart(_READY)
+    assert EscPosPrinter(whole, ticks).print_ticket(lines, "%018d" % 123)
+    served = []
+    u = FakeUart(_READY)
+    assert EscPosPrinter(u, ticks).print_ticket(lines, "%018d" % 123, lambda: served.append(1))
+    assert u.written == whole.written
+    assert len(served) >= len(whole.written) // 16
 
 def test_escpos_poll_asks_one_step_a_call_and_never_waits():
     """The idle watch's request: DLE EOT 2 then 4, one write a call, the

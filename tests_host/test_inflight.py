@@ -24,7 +24,7 @@ def _reboot(b, seed=99):
 
 def _printer_dies(b, seen):
     """The power goes while the printer prints: it may have printed."""
-    def print_ticket(lines, barcode=None):
+    def print_ticket(lines, barcode=None, serve=None):
         seen.append(list(lines))
         raise PowerLost()
     b.printer.print_ticket = print_ticket
@@ -119,7 +119,7 @@ def test_printer_fault_ticket_settled_by_reprint():
     d.bill(10)
     b.printer.status_value = 0
     real = b.printer.print_ticket
-    b.printer.print_ticket = lambda lines, barcode=None: False
+    b.printer.print_ticket = lambda lines, barcode=None, serve=None: False
     d.press("CASHOUT")
     led = d.ctl.store.ledger
     assert led.lock == L.LK_PRINTER and led.ticket == 1000

@@ -194,7 +194,7 @@ def test_a_printer_fault_mid_ticket_is_metered_reported_and_opens_to_the_key():
     b, d = make(seed=73)
     led = d.ctl.store.ledger
     d.bill(10)
-    b.printer.print_ticket = lambda lines, barcode=None: False
+    b.printer.print_ticket = lambda lines, barcode=None, serve=None: False
     d.press("CASHOUT")
     assert led.lock == L.LK_PRINTER and led.ticket == 1000
     assert d.on_screen("PRINTER FAULT") and b.money.inhibited

@@ -262,7 +262,8 @@ def test_rp2_board_calls_match_rp2_port(monkeypatch):
     rp2.asm_pio_encode = asm_pio_encode
     # rp2_pio.c's PIO class constants (the table lists types' methods only)
     rp2.PIO = types.SimpleNamespace(IN_LOW=0, IN_HIGH=1, OUT_LOW=2, OUT_HIGH=3,
-                                    SHIFT_LEFT=0, SHIFT_RIGHT=1)
+                                    SHIFT_LEFT=0, SHIFT_RIGHT=1,
+                                    JOIN_NONE=0, JOIN_TX=1, JOIN_RX=2)
     monkeypatch.setitem(sys.modules, "vfs", types.ModuleType("vfs"))
     # extmod/machine_mem.c: mem32[addr] reads and writes a word; the watchdog's
     # SCRATCH0 (RP2040 datasheet 4.7.6: WATCHDOG_BASE 0x40058000 + 0x0c) is

@@ -85,7 +85,7 @@ def test_a_failed_erase_ahead_restarts():
     st.journal.erase_pending = lambda: True
     st.journal.erase_step = _fail(OSError(110))
     ctl.idle = lambda now_ms: True
-    ctl.tick_maintenance(b.clock.ticks_ms())
+    ctl.tick_maintenance(b.clock.ticks_ms(), True, True)
     assert "erase" in st.restart_reason and not st.critical
     _restarted(b, d, before)
 

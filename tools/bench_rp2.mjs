@@ -54,6 +54,7 @@ const BUDGETS = {
   wdt_feed_gap: { max: 1000, unit: 'ms', what: 'longest gap between watchdog feeds' },
   sas_answer: { max: 20, unit: 'ms', what: 'longest SAS answer on the wire' },
 };
+const CASHOUT_TRIES = 12; // a bound on the rolls waited for a point to be decided
 const measured = {}; // budget key -> [value, raw]
 const failures = []; // what makes the exit status 1 besides a missed budget
 
@@ -65,7 +66,8 @@ function noteFeeds(pico, label) {
   const f = pico.feeds;
   say(`${label}_wdt_feed_gap_max_ms`, est((f.maxGapNs / 1e6).toFixed(1), (f.maxGapRawNs / 1e6).toFixed(1), 'ms')
     + ` over ${f.count} feeds`);
-  const long = (f.long ?? []).map(([t, ms]) => `${ms.toFixed(0)} ms at ${(t / 1000).toFixed(1)} s`);
+  const long = (f.long ?? []).map(([t, ms, busy, erases]) => `${ms.toFixed(0)} ms at ${(t / 1000).toFixed(1)} s`
+    + ` (core busy ${busy.toFixed(0)} ms, ${erases} flash erases)`);
   if (long.length) say(`${label}_wdt_feed_gaps_over_250ms`, long.join(', '));
   worst('wdt_feed_gap', f.maxGapNs / 1e6, f.maxGapRawNs / 1e6);
 }
@@ -196,10 +198,20 @@ async function chipSession() {
   say('readout_meters', `${m.status}, ${m.lines.length} lines`);
   const tickets = board.tickets().length;
   at('cashout');
-  await board.press(BUTTON.CASHOUT);
-  await c.runFor(3000);
-  say('cashout_ticket', board.tickets().length > tickets ? 'printed' : 'NOT PRINTED');
-  if (board.tickets().length <= tickets) failures.push('no cashout ticket');
+  // a contract bet on its point refuses the cash out by design (its bets must come down
+  // first): CASHOUT again after each roll until the ticket prints
+  const printed = () => board.tickets().length > tickets;
+  let tries = 0;
+  while (tries++ < CASHOUT_TRIES) {
+    await board.press(BUTTON.CASHOUT);
+    if (await c.runUntil(printed, 10000)) break;
+    const n = board.rolls.length;
+    if (!(await c.runUntil(() => board.rolls.length > n || printed(), 60000))) break;
+  }
+  if (printed()) at('cashout_ticket_seen');
+  say('cashout_ticket', printed() ? `printed (CASHOUT pressed ${tries} times)`
+    : `NOT PRINTED after ${tries} tries: ${c.screen().join('|')}`);
+  if (!printed()) failures.push('no cashout ticket');
   await c.runFor(2000);
   host.stop();
   const h = host.stats();
@@ -208,6 +220,9 @@ async function chipSession() {
     + `synchronisation), ${h.over20ms} over 20 ms`);
   say('sas_answer_ms', `median ${h.p50Ms.toFixed(2)}, 99th percentile ${h.p99Ms.toFixed(2)}, `
     + est(`max ${h.maxMs.toFixed(2)}`, h.rawMaxMs.toFixed(2), 'ms'));
+  if (host.missed.length) {
+    say('sas_unanswered', host.missed.map(([t, p]) => `${typeof p === 'number' ? p.toString(16) : p} at ${(t / 1000).toFixed(3)} s`).join(', '));
+  }
   if (host.slow.length) {
     say('sas_answers_over_20ms', host.slow.map(([t, ms, p]) => `${ms.toFixed(1)} ms at ${(t / 1000).toFixed(1)} s (${p})`).join(', '));
   }

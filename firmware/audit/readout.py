@@ -64,6 +64,11 @@ DIGEST_CHUNKS = const(16)
 EXTRAS_PAGE = const(16)
 MAX_NAME = const(255)   # littlefs's longest name: a path is listed whole
 
+# a reply given as a generator goes out built this many lines a main-loop
+# pass on a port (a meter line is ~1 ms on an RP2040; a SAS poll waits for
+# the part of the pass that runs)
+_LINES_A_PASS = const(8)
+
 E_UNKNOWN = const(1)
 E_LONG = const(2)
 E_CHARS = const(3)
@@ -105,6 +110,7 @@ class Readout:
         self._rn = 0             # ... of the _rn read from the port
         self._out = b""          # the reply going out, and how much of it went
         self._opos = 0
+        self._building = None    # [lines generator, lines so far] of a reply being built
         self.lines_in = 0
         self.errors = 0
 
@@ -171,8 +177,11 @@ class Readout:
             self.tick()
             return
         out = []
+        building = self._building
+        if building is not None:
+            self._build(out, building)
         self._port = True
-        while not out and not self._wait:
+        while not out and not self._wait and self._building is None:
             if self._rpos >= self._rn:
                 self._rn = serial.read(self._rx) or 0
                 self._rpos = 0
@@ -207,11 +216,33 @@ class Readout:
 
     # ---- lines -------------------------------------------------------
     def _reply(self, out, lines):
+        if self._port and not isinstance(lines, list):
+            self._building = [lines, []]   # service() builds it a few lines a pass
+            return
         text = []
         for line in lines:
-            if line.startswith("."):
-                line = "." + line
             text.append(line)
+        self._finish(out, text)
+
+    def _build(self, out, building):
+        """The next lines of the reply being built; the reply to `out` once
+        they are all there."""
+        gen, text = building
+        try:
+            for _ in range(_LINES_A_PASS):
+                text.append(next(gen))
+            return
+        except StopIteration:
+            pass
+        except Exception as exc:  # never let a request stop the cabinet
+            text = self._err(E_ARG, "failed: %s" % type(exc).__name__)
+        self._building = None
+        self._finish(out, text)
+
+    def _finish(self, out, text):
+        for i in range(len(text)):
+            if text[i].startswith("."):
+                text[i] = "." + text[i]
         text.append(".")
         s = "\n".join(text) + "\n"
         if len(s) > MAX_REPLY:  # cannot happen with the commands below
@@ -273,7 +304,12 @@ class Readout:
     def c_meters(self, args):
         if args:
             return self._err(E_ARG, "METERS takes no argument (METER <key>)")
-        return ["OK METERS %d" % M.COUNT] + [self._meter_line(i) for i in range(M.COUNT)]
+        return self._meters()
+
+    def _meters(self):
+        yield "OK METERS %d" % M.COUNT
+        for i in range(M.COUNT):
+            yield self._meter_line(i)
 
     def c_meter(self, args):
         if len(args) != 1:

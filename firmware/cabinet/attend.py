@@ -47,7 +47,7 @@ def reprint(store, printer, now):
     from firmware.cabinet import ticket as TK
     led = store.ledger
     amount, number = led.ticket, led.ticket_no
-    if TK.print_pending(store, printer, now, True):
+    if TK.print_pending(store, printer, now, True, True, None):
         return ["REPRINTED", "ticket " + fmt(amount), _number(number), "(logged)"]
     return ["NOT PRINTED", "printer: check", "still in doubt", ""]
 

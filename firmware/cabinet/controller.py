@@ -53,7 +53,10 @@ _DOORS = (("logic_door", L.LOGIC_DOOR, E.LOGIC_OPEN, E.LOGIC_CLOSE),
           ("cashbox_door", L.CASHBOX_DOOR, E.CASHBOX_OPEN, E.CASHBOX_CLOSE))
 _IDLE_MS = const(3000)       # no input for this long: journal maintenance may run
 HISTORY = const(12)
-_REFRESH_MS = const(250)     # screen text re-check period (countdown, messages)
+_REFRESH_MS = const(250)     # screen text re-check period (messages, result pages)
+# the same on a player's screen with nothing timed on it: the game flags the
+# countdown's seconds, so this only backs the flags up
+_CALM_REFRESH_MS = const(1000)
 MSG_MS = const(3000)
 _DEFER_MAX = const(4)        # keys kept while a result must stay on screen
 _RESTART_MS = const(2000)    # the RESTARTING screen stays up this long before the reset
@@ -131,7 +134,7 @@ class Controller:
         self._deferred = []        # keys pressed while a result must stay up
         self._msg_over_result = False  # the cashout's message covers a result
         self._last_input = now
-        self._last_refresh = now
+        self._refresh_at = now     # when the screen text is built again at the latest
         self._rolls_seen = self.game.rolls
         self._erasing = False
         self.erases = 0
@@ -242,7 +245,7 @@ class Controller:
         self.tick_serial()
         if self.sas:
             self.sas.tick(now_ms)
-        self.tick_maintenance(now_ms)
+        self.tick_maintenance(now_ms, True, True)
         if draw:
             self.tick_display(now_ms)
 
@@ -575,7 +578,8 @@ class Controller:
         code = store.ticket(now, T.TK_PENDING, TK.number(led))
         if code != R.OK:
             return message(code)
-        if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True)):
+        if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True),
+                                self.sas.serve if self.sas else None):
             store.lock(now, L.LK_PRINTER, amount)
             return "PRINTER FAULT\nCALL ATTENDANT"
         return "TICKET PRINTED\n$" + fmt(amount)
@@ -619,13 +623,17 @@ class Controller:
                 and not self.money_in_flight() and self.money.quiet_for(now_ms) >= GAP_MS
                 and not (0 <= g.remaining_ms < 1000))
 
-    def tick_maintenance(self, now_ms):
+    def tick_maintenance(self, now_ms, erase, watch):
+        """The devices watched (`watch`), then a sector erased ahead when one
+        is due, the cabinet is idle and `erase` (the main loop leaves the
+        erase to the gaps a SAS host's polling leaves). True if it erased."""
         if self.restarting():
             return False
-        self._poll_faults(now_ms)
-        devfault.watch_printer(self, now_ms)
+        if watch:
+            self._poll_faults(now_ms)
+            devfault.watch_printer(self, now_ms)
         store = self.store
-        if not store.erase_pending() or not self.idle(now_ms):
+        if not erase or not store.erase_pending() or not self.idle(now_ms):
             return False
         money = self.board.money
         self._erasing = True
@@ -646,9 +654,16 @@ class Controller:
             self._lamps(now_ms)  # the fault code blinks
         g = self.game
         if not (force or self.dirty or g.changed or self.player.changed
-                or ticks_diff(now_ms, self._last_refresh) >= _REFRESH_MS):
+                or ticks_diff(now_ms, self._refresh_at) >= 0):
             return False
-        self._last_refresh = now_ms
+        led = self.store.ledger
+        # a player's screen with nothing on it that ends or turns with time
+        # alone (a message, a result, a roll, a stopped cabinet's screen)
+        calm = (g.state == BETTING and not self.audit_mode
+                and not self.store.critical and not led.lock and not led.door_open
+                and not led.tilt and not self.restarting() and not g.showing_result(now_ms)
+                and not self.message(now_ms))
+        self._refresh_at = ticks_add(now_ms, _CALM_REFRESH_MS if calm else _REFRESH_MS)
         self.dirty = g.changed = self.player.changed = False
         lines, dice, inv = screens.build(self, now_ms)
         if not force and lines == self.lines and dice == self.dice:

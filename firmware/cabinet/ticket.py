@@ -50,16 +50,17 @@ def lines(cfg, amount, number, now, reprint=False, clock_ok=True):
     return out
 
 
-def print_pending(store, printer, now, reprint=False, clock_ok=True):
+def print_pending(store, printer, now, reprint, clock_ok, serve):
     """Prints the pending ticket; True once the printer confirmed it and
-    TK_PRINTED is committed. False: not printed, or nobody knows."""
+    TK_PRINTED is committed. False: not printed, or nobody knows. serve():
+    the SAS polls answered while it prints."""
     led = store.ledger
     if not led.ticket:
         return False
     try:
         ok = printer.print_ticket(lines(led.config, led.ticket, led.ticket_no, now, reprint,
                                         clock_ok),
-                                  "%018d" % led.ticket_no)
+                                  "%018d" % led.ticket_no, serve)
     except Exception:  # a printer driver error is "not confirmed", never a crash
         ok = False
     return bool(ok) and store.ticket(now, T.TK_PRINTED, led.ticket_no) == 0

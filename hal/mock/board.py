@@ -274,7 +274,7 @@ class MockPrinter:
         self.polls += 1
         return self.status_value
 
-    def print_ticket(self, lines, barcode=None):
+    def print_ticket(self, lines, barcode=None, serve=None):
         if self.status_value != OK and self.status_value != PAPER_LOW:
             return False
         if barcode is not None:

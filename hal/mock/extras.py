@@ -70,8 +70,8 @@ def _log_money(b, path):
             log.owed = False
         return counts()
 
-    def print_logged(lines, barcode=None):
-        if not print_ticket(lines, barcode):
+    def print_logged(lines, barcode=None, serve=None):
+        if not print_ticket(lines, barcode, serve):
             return False
         for line in lines:
             if line.startswith("VALIDATION"):

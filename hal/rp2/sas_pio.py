@@ -14,6 +14,11 @@ from micropython import const
 
 _BAUD = const(19200)
 _RING = const(128)
+# who drains the receive FIFO (PioSas._drainer): the interrupt handler, a
+# scheduled one (read() too), or read() right now (the handler leaves it)
+_HARD = const(0)
+_SOFT = const(1)
+_READING = const(2)
 
 # Typing only: the PIO DSL names exist inside @asm_pio functions at run time.
 TYPE_CHECKING = False
@@ -22,8 +27,10 @@ if TYPE_CHECKING:
                              push, rel, set, wait, x, x_dec)
 
 
+# the TX FIFO joined (8 words): an answer is queued at once, not a word at
+# a time behind the shift register
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_HIGH, out_init=rp2.PIO.OUT_HIGH,
-             out_shiftdir=rp2.PIO.SHIFT_RIGHT)
+             out_shiftdir=rp2.PIO.SHIFT_RIGHT, fifo_join=rp2.PIO.JOIN_TX)
 def _tx9():
     pull()                  .side(1)[7]     # idle high; a word of 9 bits
     set(x, 8)               .side(0)[7]     # start bit
@@ -67,16 +74,17 @@ class PioSas:
         self._head = 0
         self._n = 0
         self.overruns = 0
-        self._hard = hard
         # set at each word received (the main loop's asyncio.ThreadSafeFlag:
         # its SAS task wakes for a poll instead of looking after every part)
         self.wake = None
+        self._drainer = _HARD if hard else _SOFT
         self._rx.irq(self._received, hard=hard)
         self._rx.active(1)
         self._tx.active(1)
 
     def _received(self, sm):
-        self._drain(sm)
+        if self._drainer != _READING:
+            self._drain(sm)
         if self.wake is not None:
             self.wake.set()
 
@@ -94,12 +102,19 @@ class PioSas:
             self._n += 1
 
     def read(self, buf, wake):
-        if not self._hard:
+        if self._drainer == _SOFT:
             # a scheduled handler runs between the main loop's bytecodes:
-            # the words it has not yet moved join the ring here
+            # the words it has not yet moved join the ring here. It does
+            # not drain meanwhile: run between a drain's rx_fifo() and its
+            # get(), it left get() waiting (CPU busy, no watchdog feed) for
+            # the host's next word, ~1 s later
             if not self._n and not self._rx.rx_fifo():
                 return 0  # the common case where nothing wakes the main loop for a poll
-            self._drain(self._rx)
+            self._drainer = _READING
+            try:
+                self._drain(self._rx)
+            finally:
+                self._drainer = _SOFT
         n = min(self._n, len(buf))
         if not n:
             return 0
