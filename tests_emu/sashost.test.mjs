@@ -57,10 +57,12 @@ class Wire {
     }
   }
 
-  /** Runs the host for `ms` of the clock from its first poll on (`tick`: host.start's). */
-  run(host, ms, tick = undefined) {
+  /** Runs the host for `ms` of the clock from its first poll on (`tick`: host.start's; `synced`:
+   * as after a poll to another address, which installing on a chip forgets). */
+  run(host, ms, tick = undefined, { synced = false } = {}) {
     this.setPin(FROM_CABINET, true);
     host.install(this);
+    if (synced) host.synced = true;
     host.start(tick);
     this.mcu.clock.tick(ms * 1e6);
     host.stop();
@@ -72,9 +74,8 @@ describe('SAS host on the wire (sashost.mjs)', () => {
   it('takes and times a one-byte answer to its general poll', () => {
     const wire = new Wire();
     const host = new SasHost({ toCabinet: TO_CABINET, fromCabinet: FROM_CABINET });
-    host.synced = true; // as after a poll to another address
     wire.machineSends(POLL_END_NS + 2e6, [0x00]);
-    const s = wire.run(host, 90);
+    const s = wire.run(host, 90, undefined, { synced: true });
     assert.equal(s.wrong, 0, s.firstWrong);
     assert.equal(s.answers, 1, JSON.stringify(s));
     assert.ok(Math.abs(s.maxMs - 2) < 0.01, JSON.stringify(s));
