@@ -155,6 +155,11 @@ _BY_CMD = const(
 
 # long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
 # count and cents; a type the cabinet never issues or takes answers zeros
+# long polls that move money or change what a ticket says (AFT 72/74, ticket
+# in 70/71, handpay reset 94, validation ID 4C, ticket data 7B/7D): held,
+# unanswered, while a cashout ticket is pending; the host polls them again
+_HELD_WHILE_TICKET = const(b"\x4c\x70\x71\x72\x74\x7b\x7d\x94")
+
 _VALIDATION_METERS = const(b"\x00\x87\x86\x80\x81\x80")
 
 
@@ -417,6 +422,8 @@ class Sas:
         if wire.length(cmd) != wire.R and not wire.crc_ok(f, fr.n):
             self.refused += 1           # a bad CRC is ignored: the host polls again
             return
+        if cmd in _HELD_WHILE_TICKET and self.ctl.store.ledger.ticket:
+            return                          # credits out, the ticket not yet confirmed printed
         i = 0
         while i < len(_BY_CMD) and _BY_CMD[i] != cmd:
             i += 2

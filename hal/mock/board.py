@@ -266,6 +266,7 @@ class MockPrinter:
         self.tickets = []
         self.barcodes = []
         self.polls = 0
+        self.while_printing = None  # a test's host traffic, put on the line mid-print
 
     def status(self):
         return self.status_value
@@ -280,6 +281,11 @@ class MockPrinter:
         if barcode is not None:
             from hal.itf import itf_bars
             itf_bars(barcode)  # what the printer would refuse, the mock refuses
+        if serve is not None:  # as the real driver: the SAS line served between chunks
+            if self.while_printing is not None:
+                self.while_printing()
+            for _ in lines:
+                serve()
         self.tickets.append(list(lines))
         self.barcodes.append(barcode)
         return True
