@@ -99,6 +99,28 @@ def test_meters_on_a_port_built_a_few_lines_a_pass():
     assert _replies(port.out)[-1][0].startswith("OK STATUS")
 
 
+def test_a_reply_that_fails_while_it_goes_out_ends_with_the_error():
+    # the lines already sent stay sent: the reply closes with an ERR line and
+    # its '.', and the next request is answered
+    s, b, r = _setup()
+    line = r._meter_line
+
+    def failing(i):
+        if i == 20:
+            raise ValueError("planted")
+        return line(i)
+    r._meter_line = failing
+    port = _Port(b"METERS\n")
+    for _ in range(100):
+        r.service(port)
+    text = port.out.decode()
+    assert text.startswith("OK METERS ") and text.endswith("\nERR 4 failed: ValueError\n.\n"), text[-80:]
+    assert text.count("\n") == 1 + 20 + 2
+    port.rx = b"STATUS\n"
+    r.service(port)
+    assert _replies(port.out)[-1][0].startswith("OK STATUS")
+
+
 def test_errors_and_partial_lines():
     s, b, r = _setup()
     assert r.feed(b"MET") == b""

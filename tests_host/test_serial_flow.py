@@ -88,9 +88,12 @@ def test_meters_flood_is_bounded():
             # flight and this test's partial one vary by a reply's length
             gc.collect()
             free.append(gc.mem_free() if hasattr(gc, "mem_free") else 0)
-    # whole replies, counted in bytes (a reply grows with the meters): 366
-    # of the 400 passes' worth, as 30 replies were with 102 meters
-    assert replies >= 2 and answered >= 366 * CHUNK
+    # whole replies, counted in bytes (a reply grows with the meters). A
+    # METERS reply goes out as it is built, RO._LINES_A_PASS lines a pass
+    # (a SAS poll waits for no more), a little under this port's CHUNK: 345
+    # of the 400 passes' worth (built whole at once it was 366, and a SAS
+    # poll waited ~100 ms on an RP2040; built whole a few lines a pass, 172)
+    assert replies >= 2 and answered >= 340 * CHUNK
     assert got >= 390 * CHUNK // 2     # the port stays busy
     assert len(port._rx) > len(flood) // 2, "unanswered requests wait in the port"
     free = [max(free[:40]), max(free[40:])]

@@ -92,6 +92,14 @@ def _int(text, low, high):
     return v if low <= v <= high else None
 
 
+def _stuff(text):
+    """A reply line that starts with '.' gets another, so only the closing
+    line is a lone '.'."""
+    for i in range(len(text)):
+        if text[i].startswith("."):
+            text[i] = "." + text[i]
+
+
 class Readout:
     def __init__(self, store, identity, root=".", clock=None):
         self.store = store
@@ -110,7 +118,7 @@ class Readout:
         self._rn = 0             # ... of the _rn read from the port
         self._out = b""          # the reply going out, and how much of it went
         self._opos = 0
-        self._building = None    # [lines generator, lines so far] of a reply being built
+        self._building = None    # the lines (a generator) of a reply going out as it is built
         self.lines_in = 0
         self.errors = 0
 
@@ -172,14 +180,13 @@ class Readout:
             self._reply(out, self.c_digest(()))
             self._out = out[0].encode()
             self._opos = 0
+        if self._building is not None:
+            self._build()       # the next lines, behind what is still going out
         if self._opos < len(self._out):
             self._send(serial)  # one write a pass: the next request waits for the next
             self.tick()
             return
         out = []
-        building = self._building
-        if building is not None:
-            self._build(out, building)
         self._port = True
         while not out and not self._wait and self._building is None:
             if self._rpos >= self._rn:
@@ -191,6 +198,7 @@ class Readout:
         if out:
             self._out = out[0].encode()
             self._opos = 0
+        if self._opos < len(self._out):
             self._send(serial)
         self.tick()
 
@@ -217,32 +225,39 @@ class Readout:
     # ---- lines -------------------------------------------------------
     def _reply(self, out, lines):
         if self._port and not isinstance(lines, list):
-            self._building = [lines, []]   # service() builds it a few lines a pass
+            # a long reply on a port goes out as it is built, a few lines a pass
+            self._building = lines
+            self._build()
             return
         text = []
         for line in lines:
             text.append(line)
         self._finish(out, text)
 
-    def _build(self, out, building):
-        """The next lines of the reply being built; the reply to `out` once
-        they are all there."""
-        gen, text = building
+    def _build(self):
+        """The next lines of the reply being built, put behind what of the
+        reply is still going out; its closing '.' once they are all there."""
+        gen = self._building
+        if gen is None:
+            return
+        text = []
         try:
             for _ in range(_LINES_A_PASS):
                 text.append(next(gen))
-            return
         except StopIteration:
-            pass
+            self._building = None
         except Exception as exc:  # never let a request stop the cabinet
-            text = self._err(E_ARG, "failed: %s" % type(exc).__name__)
-        self._building = None
-        self._finish(out, text)
+            text.append(self._err(E_ARG, "failed: %s" % type(exc).__name__)[0])
+            self._building = None
+        _stuff(text)
+        if self._building is None:
+            text.append(".")
+        if text:
+            self._out = self._out[self._opos:] + ("\n".join(text) + "\n").encode()
+            self._opos = 0
 
     def _finish(self, out, text):
-        for i in range(len(text)):
-            if text[i].startswith("."):
-                text[i] = "." + text[i]
+        _stuff(text)
         text.append(".")
         s = "\n".join(text) + "\n"
         if len(s) > MAX_REPLY:  # cannot happen with the commands below
