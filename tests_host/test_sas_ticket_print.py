@@ -7,6 +7,7 @@ compared with the same cabinet cashing out with a quiet line."""
 import pytest
 
 from firmware.sas import meters
+from hal.mock.sasport import LoopSas
 from sas_spec import with_crc, decode
 from test_aft import cabinet, t72, t74, IN
 from test_e2e_session import check
@@ -32,18 +33,20 @@ def _cash_out(frame=None):
     """$5 in, CASHOUT; `frame` put on the line while the ticket prints.
     Returns the board, the driver and what the cabinet sent mid-print."""
     b, d = cabinet(SEED)
+    line = b.sas
+    assert isinstance(line, LoopSas)
     d.bill(5)
     d.run(200)
     sent = []
 
     def host():
-        b.sas.host_read()
-        b.sas.host_send(frame)
+        line.host_read()
+        line.host_send(frame)
     if frame is not None:
-        b.printer.while_printing = host
+        b.printer.while_printing = host  # pyright: ignore[reportAttributeAccessIssue]
     d.press("CASHOUT")
     d.run(1500)
-    sent.append(b.sas.host_read())
+    sent.append(line.host_read())
     b.printer.while_printing = None
     return b, d, sent[0]
 
