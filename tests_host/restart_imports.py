@@ -28,9 +28,8 @@ if sys.implementation.name != "micropython":
 import builtins  # noqa: E402
 import session  # noqa: E402
 from hal import buttons as B  # noqa: E402
-from test_e2e_session import make  # noqa: E402
+from test_e2e_session import make, run_loop  # noqa: E402
 
-_STEP_MS = 5
 # (second, what the board does)
 SESSION = (
     (0, lambda b: b.insert_bill(20)),
@@ -52,18 +51,16 @@ SESSION_END_S = 48
 
 def play(d, stop_early):
     """SESSION through the real main loop, to its end or until stop_early()."""
-    import asyncio
     b = d.board
     todo = list(SESSION)
-    steps = [0]
+    start = b.clock.ticks_ms()
 
     def stop():
-        steps[0] += 1
-        while todo and todo[0][0] * 1000 <= steps[0] * _STEP_MS:
+        ms = b.clock.ticks_ms() - start
+        while todo and todo[0][0] * 1000 <= ms:
             todo.pop(0)[1](b)
-        b.clock.advance(_STEP_MS)
-        return stop_early() or steps[0] * _STEP_MS > SESSION_END_S * 1000
-    asyncio.run(d.ctl.run(stop))
+        return stop_early() or ms > SESSION_END_S * 1000
+    run_loop(d, stop)
 
 
 def statement(mod, args):

@@ -85,6 +85,25 @@ def make(seed=1, timer=5, profile=None, flash=None, store=None, **opts):
     return b, d
 
 
+def run_loop(d, stop):
+    """The real main loop (Controller.run under asyncio) until stop(): its
+    sleeps move the mock board's fake clock, so a minute of play takes no
+    minute of the wall."""
+    import asyncio
+    from firmware.cabinet import loop
+    clock = d.board.clock
+
+    async def sleep(ms):
+        clock.advance(max(ms, 1))
+        await asyncio.sleep(0)
+    real = loop._sleeper
+    loop._sleeper = lambda: sleep
+    try:
+        asyncio.run(d.ctl.run(stop))
+    finally:
+        loop._sleeper = real
+
+
 def check(d, shadow=None):
     st = d.ctl.store
     led = st.ledger

@@ -1,11 +1,8 @@
 """The main loop (firmware/cabinet/loop.py) under asyncio on the mock board's
 fake clock: its sleeps move the clock, a SAS host polls on the in-memory
 line at its own cadence."""
-import asyncio
-
-from firmware.cabinet import loop
 from hal import buttons as B
-from test_e2e_session import erase_due, make
+from test_e2e_session import erase_due, make, run_loop
 
 ADDRESS = 1
 
@@ -23,10 +20,6 @@ def _run(monkeypatch, b, d, ms, host=None):
         real()
     monkeypatch.setattr(store, "erase_step", erase_step)
 
-    async def sleep(ms):
-        clock.advance(max(ms, 1))
-        await asyncio.sleep(0)
-    monkeypatch.setattr(loop, "_sleeper", lambda: sleep)
     end = clock.ticks_ms() + ms
 
     def stop():
@@ -34,7 +27,7 @@ def _run(monkeypatch, b, d, ms, host=None):
         if host is not None:
             host(now)
         return now >= end
-    asyncio.run(d.ctl.run(stop))
+    run_loop(d, stop)
     return erased
 
 

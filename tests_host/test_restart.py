@@ -15,7 +15,7 @@ from hal.mock.norflash import NorFlash
 from firmware.store import events as E
 from firmware.store import records as T
 from firmware.store.store import Store, RESTART, CRITICAL
-from test_e2e_session import make, events_of
+from test_e2e_session import make, events_of, run_loop
 
 FLASH = 256 * 1024
 
@@ -32,7 +32,9 @@ def _played(seed=71):
 
 def _fail(exc):
     def raising(*args, **kw):
-        raise exc
+        # a new exception each time, as a fault is (MicroPython adds each
+        # raise of one instance to its traceback)
+        raise type(exc)(*exc.args)
     return raising
 
 
@@ -187,18 +189,11 @@ def test_only_the_journal_itself_is_critical():
         assert s.boot(50) == CRITICAL and s.critical and not s.restart_reason
 
 
-def _loop_until(d, stop_when, limit=4000):
-    """The real main loop (Controller.run under asyncio), the fake clock
-    moved 5 ms a task step, until stop_when() or `limit` steps."""
-    import asyncio
-    b = d.board
-    n = [0]
-
-    def stop():
-        n[0] += 1
-        b.clock.advance(5)
-        return stop_when() or n[0] > limit
-    asyncio.run(d.ctl.run(stop))
+def _loop_until(d, stop_when, limit_ms=20000):
+    """The real main loop on the fake clock until stop_when() or `limit_ms`."""
+    clock = d.board.clock
+    end = clock.ticks_ms() + limit_ms
+    run_loop(d, lambda: stop_when() or clock.ticks_ms() >= end)
 
 
 def _no_import(name, exc):
