@@ -22,6 +22,7 @@ from firmware.store import events as E
 from firmware.store import ledger as L
 from firmware.store.store import Store
 from firmware.cabinet.drive import Driver
+from firmware.cabinet import loop
 from firmware.cabinet import game as G
 
 FLASH = 131072
@@ -90,7 +91,6 @@ def run_loop(d, stop):
     sleeps move the mock board's fake clock, so a minute of play takes no
     minute of the wall."""
     import asyncio
-    from firmware.cabinet import loop
     clock = d.board.clock
 
     async def sleep(ms):

@@ -8,6 +8,7 @@ Controller.step() themselves."""
 
 from micropython import const
 
+from hal.buttons import SAMPLE_MS
 from hal.ticks import ticks_add, ticks_diff
 
 # A pass (game, money, read-out, screen, device watch) every 3rd wake: 60 ms.
@@ -60,7 +61,6 @@ async def run(ctl, stop=None):
     """Runs until `stop()` returns True (never on a board)."""
     import asyncio
     import gc
-    from hal.buttons import SAMPLE_MS
     sleep = _sleeper()
     tk = ctl.clock.ticks_ms
     done = [False]
