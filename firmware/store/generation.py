@@ -22,6 +22,8 @@ slot, a slot read as torn), never lead, and a lag only weakens the check.
 from micropython import const
 import struct
 
+from firmware.store.journal import ERASED
+
 SECTOR = const(4096)
 PAGE = const(256)
 SLOT = const(8)
@@ -101,8 +103,7 @@ class Generation:
             self.slot += 1
             if not _erased(buf, at):
                 continue
-            for i in range(PAGE):
-                buf[i] = 0xFF
+            buf[:] = ERASED
             struct.pack_into("<II", buf, at, seq & _MASK, (seq ^ _MASK) & _MASK)
             self.dev.writeblocks(self.sector, buf, page)
             self.value = seq
