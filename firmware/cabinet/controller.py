@@ -609,6 +609,9 @@ class Controller:
             if readout is None:
                 return
             readout.received(self._rx, n)
+            # loading it was this part's work (a few modules, ~15 ms on the
+            # chip): the reply starts next pass, a SAS poll answered between
+            return
         try:
             readout.service(ser)
         except Exception:  # no memory for a reply, a bug: open it again at the next byte
