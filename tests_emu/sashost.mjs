@@ -54,6 +54,10 @@ export class SasHost {
     this.missed = []; // [emulated ms, poll] of the polls left unanswered once synchronised
     this.queued = []; // long polls with data, first come first sent: { bytes, cmd, check, none }
     this.onException = null; // (code) => ..., each general poll's answer
+    // () => ... when a poll's last stop bit is on the line, (frame) => ... when its answer
+    // begins or is given up (tests_emu/chipprofile.mjs)
+    this.onSent = null;
+    this.onAnswer = null;
     this.chirps = 0;
     this.tick = 0;
     this.running = false;
@@ -162,6 +166,7 @@ export class SasHost {
     this.edges = null;
     this.state = 'sent';
     this.model0 = this.pico.modelNs;
+    this.onSent?.();
   }
 
   onFall() {
@@ -174,6 +179,7 @@ export class SasHost {
       return;
     }
     if (this.state === 'sent' || this.state === 'awaiting') {
+      this.onAnswer?.(this.frame);
       this.state = 'answer';
       this.answer = [];
       this.times.push(this.now() - this.endNs);
@@ -271,6 +277,7 @@ export class SasHost {
   }
 
   noAnswer(f) {
+    this.onAnswer?.(f);
     if (!this.synced) { // a machine answers only once a poll to another address has shown it
       this.beforeSync++; // where the host's messages begin (SAS 6.02 start-up synchronisation)
       return;

@@ -18,15 +18,19 @@
 //                       of the table link, tests_emu/linkpeer.mjs; a SAS host polls a station):
 //                       free heap after boot, at roll --check C and at roll N, >= 100 KB
 //                       (issue 21); nothing else runs
+//   --elf F             with --rounds: each SAS answer that waited over 12 ms is printed with
+//                       what the chip ran meanwhile, named from F (the image's ELF, beside the
+//                       UF2: C functions and frozen Python functions; tests_emu/chipprofile.mjs)
 // With --budgets the four chip budgets are judged (issue 24): a missed one, a CRITICAL boot, a
 // wrong SAS answer or a failed heap guard makes the exit status 1.
 //   node tools/bench_rp2.mjs --uf2 F --fs-image IMG [--rolls N --timed T --check C --seed S]
-//        [--guard] [--boot-check] [--journal-image J] [--rounds R] [--budgets] [--role R]
+//        [--guard] [--boot-check] [--journal-image J] [--rounds R] [--budgets] [--role R] [--elf F]
 import fs from 'node:fs';
 import { BOOTROM, cabinet, flashWithFiles, missing, releaseFiles } from '../tests_emu/harness.mjs';
 import { BUTTON, CabinetBoard } from '../tests_emu/board.mjs';
 import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
 import { SasHost } from '../tests_emu/sashost.mjs';
+import { PollProfile } from '../tests_emu/chipprofile.mjs';
 import { TABLE_HEAP_BUDGET, attachTable, heapGuard, runSession } from '../tests_emu/session.mjs';
 
 const args = process.argv.slice(2);
@@ -54,6 +58,8 @@ const BUDGETS = {
   wdt_feed_gap: { max: 1000, unit: 'ms', what: 'longest gap between watchdog feeds' },
   sas_answer: { max: 20, unit: 'ms', what: 'longest SAS answer on the wire' },
 };
+// a wait this long is profiled with --elf: the budget's 20 ms less the drift between builds
+const PROFILE_OVER_MS = 12;
 const CASHOUT_TRIES = 12; // a bound on the rolls waited for a point to be decided
 const measured = {}; // budget key -> [value, raw]
 const failures = []; // what makes the exit status 1 besides a missed budget
@@ -164,6 +170,8 @@ async function chipSession() {
   const board = new CabinetBoard({ seed, sasHost: host });
   const c = await cabinet({ board, flashTiming: {}, chipTime: true });
   if (c.traceback()) throw new Error(c.traceback());
+  const profile = opt('--elf') ? new PollProfile(opt('--elf'), PROFILE_OVER_MS) : null;
+  profile?.attach(c.pico, host);
   host.start();
   await board.insert(20);
   await c.runFor(3000);
@@ -226,6 +234,7 @@ async function chipSession() {
   if (host.slow.length) {
     say('sas_answers_over_20ms', host.slow.map(([t, ms, p]) => `${ms.toFixed(1)} ms at ${(t / 1000).toFixed(1)} s (${p})`).join(', '));
   }
+  for (const p of profile?.slow ?? []) say('sas_wait_profile', p);
   if (h.wrong || h.unanswered) failures.push(`chip session: ${h.wrong} wrong, ${h.unanswered} unanswered SAS polls`);
   worst('sas_answer', h.maxMs, h.rawMaxMs);
   noteFeeds(c.pico, 'chip_session');

@@ -16,8 +16,8 @@ unpacked source with picotool and mpy-cross built once per tarball, one cmake
 build folder per variant, and every image under a key that hashes the tarball,
 the variant and every file the manifest freezes, so a changed firmware file
 rebuilds and an unchanged tree costs nothing. The image is copied to
-build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant); the
-tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
+build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant), with
+the ELF it was linked from beside it (.elf: symbols for profiling); the tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
 so Verify on a board running it) gives for it.
 It needs the Arm GNU toolchain with newlib and libstdc++, cmake, g++ and make
 (Debian packages in TOOLCHAIN). When some are missing it says which and how
@@ -200,6 +200,10 @@ def uf2_payload_size(path):
     return sum(int.from_bytes(data[i + 16:i + 20], "little") for i in range(0, len(data), 512))
 
 
+def elf_of(uf2):
+    return uf2[:-len(".uf2")] + ".elf"
+
+
 def build_rp2(variant, quiet):
     tarball = find_tarball()
     if tarball is None:
@@ -244,6 +248,8 @@ def build_rp2(variant, quiet):
             run(["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=RPI_PICO", "BUILD=" + build,
                  "FROZEN_MANIFEST=" + manifest, "-j2"], env=env, quiet=quiet)
             os.makedirs(os.path.dirname(cached), exist_ok=True)
+            # the ELF names the image's addresses (tools/bench_rp2.mjs --elf)
+            shutil.copyfile(os.path.join(build, "firmware.elf"), elf_of(cached))
             shutil.copyfile(os.path.join(build, "firmware.uf2"), cached + ".tmp")
             os.rename(cached + ".tmp", cached)
             log("built in %.0f s (%d frozen files)" % (time.time() - t0, len(inputs)))
@@ -251,6 +257,10 @@ def build_rp2(variant, quiet):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     shutil.copyfile(cached, out)
     log("image %s" % os.path.relpath(out, ROOT))
+    if os.path.exists(elf_of(cached)):
+        shutil.copyfile(elf_of(cached), elf_of(out))
+    elif os.path.exists(elf_of(out)):
+        os.remove(elf_of(out))  # another image's
     log("size %d bytes of flash (UF2 file %d bytes), %d frozen files" % (
         uf2_payload_size(out), os.path.getsize(out), len(inputs)))
     log("UF2 file SHA-256 %s" % sha256_file(out))
