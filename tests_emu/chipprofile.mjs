@@ -9,28 +9,28 @@ import { execFileSync } from 'node:child_process';
 const TOP = 8;
 const TRAIL = 40;
 
-/** [[address, name]] of the ELF's symbols that pass keep(type, name), by address. */
+/** [[address, end, name]] of the ELF's symbols that pass keep(type, name), by address. */
 function symbols(elf, keep) {
-  const out = execFileSync('arm-none-eabi-nm', ['-n', elf], { maxBuffer: 1 << 28 }).toString();
+  const out = execFileSync('arm-none-eabi-nm', ['-n', '-S', elf], { maxBuffer: 1 << 28 }).toString();
   const list = [];
   for (const line of out.split('\n')) {
-    const [addr, type, name] = line.split(' ');
-    if (name && keep(type, name)) list.push([parseInt(addr, 16), name]);
+    const [addr, size, type, name] = line.split(' ');
+    if (name && keep(type, name)) list.push([parseInt(addr, 16), parseInt(addr, 16) + parseInt(size, 16), name]);
   }
   return list;
 }
 
-/** The name of the last symbol at or below `a`. */
+/** The name of the symbol that holds address `a`, or null. */
 function nameAt(list, a) {
   let lo = 0;
   let hi = list.length - 1;
-  if (hi < 0 || a < list[0][0]) return '?';
+  if (hi < 0 || a < list[0][0]) return null;
   while (lo < hi) {
     const m = (lo + hi + 1) >> 1;
     if (list[m][0] <= a) lo = m;
     else hi = m - 1;
   }
-  return list[lo][1];
+  return a < list[lo][1] ? list[lo][2] : null;
 }
 
 function top(counts, total) {
@@ -50,7 +50,7 @@ export class PollProfile {
   attach(pico, host) {
     const { core } = pico.mcu;
     const lo = this.bytecode.length ? this.bytecode[0][0] : 0;
-    const hi = this.bytecode.length ? this.bytecode[this.bytecode.length - 1][0] + 0x10000 : 0;
+    const hi = this.bytecode.length ? this.bytecode[this.bytecode.length - 1][1] : 0;
     let pcs = null;
     let reads = null;
     let trail = null;
@@ -62,10 +62,11 @@ export class PollProfile {
     };
     const read8 = core.readUint8; // bytecode is read a byte at a time
     core.readUint8 = (a) => {
-      if (reads && a >= lo && a < hi) {
-        const f = nameAt(this.bytecode, a).slice('fun_data_'.length);
-        reads.set(f, (reads.get(f) ?? 0) + 1);
-        if (trail.length < TRAIL && trail[trail.length - 1] !== f) trail.push(f);
+      const f = reads && a >= lo && a < hi ? nameAt(this.bytecode, a) : null;
+      if (f) {
+        const fn = f.slice('fun_data_'.length);
+        reads.set(fn, (reads.get(fn) ?? 0) + 1);
+        if (trail.length < TRAIL && trail[trail.length - 1] !== fn) trail.push(fn);
       }
       return read8(a);
     };
@@ -82,7 +83,7 @@ export class PollProfile {
         const byFn = new Map();
         let n = 0;
         for (const [pc, k] of pcs) {
-          const f = nameAt(this.code, pc);
+          const f = nameAt(this.code, pc & ~1) ?? '?';
           byFn.set(f, (byFn.get(f) ?? 0) + k);
           n += k;
         }

@@ -55,7 +55,7 @@ export class SasHost {
     this.queued = []; // long polls with data, first come first sent: { bytes, cmd, check, none }
     this.onException = null; // (code) => ..., each general poll's answer
     // () => ... when a poll's last stop bit is on the line, (frame) => ... when its answer
-    // begins or is given up (tests_emu/chipprofile.mjs)
+    // begins or, once synchronised, is given up (tests_emu/chipprofile.mjs)
     this.onSent = null;
     this.onAnswer = null;
     this.chirps = 0;
@@ -277,11 +277,11 @@ export class SasHost {
   }
 
   noAnswer(f) {
-    this.onAnswer?.(f);
     if (!this.synced) { // a machine answers only once a poll to another address has shown it
       this.beforeSync++; // where the host's messages begin (SAS 6.02 start-up synchronisation)
       return;
     }
+    this.onAnswer?.(f);
     this.unanswered++;
     this.missed.push([this.pico.simMs, f.cmd ?? f.kind]);
   }

@@ -231,6 +231,9 @@ def rp2_main(root, argv):
                       flush=True)
                 cmd += ["--guard", "--boot-check", "--journal-image", full, "--rounds", rounds,
                         "--budgets"]
+                elf = os.path.join(root, "build", "rp2", "cabinet-rp2-frozen.elf")
+                if os.path.exists(elf):     # a slow SAS answer named with what held it
+                    cmd += ["--elf", elf]
             rc |= subprocess.run(cmd, cwd=root).returncode
     return rc
 
