@@ -16,8 +16,9 @@ unpacked source with picotool and mpy-cross built once per tarball, one cmake
 build folder per variant, and every image under a key that hashes the tarball,
 the variant and every file the manifest freezes, so a changed firmware file
 rebuilds and an unchanged tree costs nothing. The image is copied to
-build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant), with
-the ELF it was linked from beside it (.elf: symbols for profiling); the tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
+build/rp2/cabinet-rp2-frozen.uf2 (cabinet-rp2-mpy.uf2 for the mpy variant),
+the ELF it was linked from beside it (.elf: its symbols, for profiling); the
+tool prints its path, size, the file's SHA-256 and what `tools/digest` (and
 so Verify on a board running it) gives for it.
 It needs the Arm GNU toolchain with newlib and libstdc++, cmake, g++ and make
 (Debian packages in TOOLCHAIN). When some are missing it says which and how

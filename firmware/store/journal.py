@@ -113,8 +113,8 @@ def _later(buf, off, last):
     return False
 
 
-# an erased page; a page buffer is set to it by one copy (a loop over its
-# bytes held a SAS answer ~5 ms at each commit on the chip)
+# an erased page; a page buffer is set to it by one copy (with a loop over
+# its bytes, five a commit, a SAS poll waited ~21 ms for a commit on the chip)
 ERASED = b"\xff" * _PAGE
 _ERASED_MV = memoryview(ERASED)
 
