@@ -38,6 +38,16 @@ def _slot(buf, i):
     return seq if seq ^ inv == _MASK else -1
 
 
+def _last_valid(buf):
+    """The index of a page buffer's last valid slot, or -1."""
+    i = _PAGE_SLOTS
+    while i:
+        i -= 1
+        if _slot(buf, i) >= 0:
+            return i
+    return -1
+
+
 def _erased(buf, at):
     for i in range(at, at + SLOT):
         if buf[i] != 0xFF:
@@ -59,19 +69,25 @@ class Generation:
     def load(self):
         """Reads the ring: the value, and the slot after the newest one.
         No erase is trusted from before the boot (the next sector is erased
-        again before use)."""
+        again before use). Values rise in the order slots are written (a
+        RAM clear numbers on), so a sector's highest valid slot is its last
+        valid one: each is read from its end, an erased page skipped whole
+        (a slot-by-slot scan of the 8 sectors took ~0.5 s of the boot on
+        an RP2040)."""
         buf = self._buf
         best = 0
         self.sector, self.slot, self.ready = 0, _PER, False
         for s in range(self.n):
-            for p in range(SECTOR // PAGE):
-                self.dev.readblocks(s, buf, p * PAGE)
-                for i in range(_PAGE_SLOTS):
+            first = _PER    # the first slot of the page read
+            while first:
+                first -= _PAGE_SLOTS
+                self.dev.readblocks(s, buf, first * SLOT)
+                i = -1 if buf == ERASED else _last_valid(buf)
+                if i >= 0:
                     v = _slot(buf, i)
                     if v > best:
-                        best = v
-                        self.sector = s
-                        self.slot = p * _PAGE_SLOTS + i + 1
+                        best, self.sector, self.slot = v, s, first + i + 1
+                    break
         self.value = best
         return best
 
