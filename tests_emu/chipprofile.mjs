@@ -1,9 +1,8 @@
-// chipprofile.mjs - what the emulated chip ran while a SAS poll waited for its answer, named
-// from the image's ELF: each executed instruction by its C function, each read of frozen
-// bytecode (the fun_data_<module>_<function> arrays in flash) by its Python function. A wait
-// over `overMs` is kept with its top functions and the order the Python functions ran in.
-// tools/bench_rp2.mjs --elf F (the ELF the release image was linked from: tools/build-firmware
-// leaves it beside the UF2).
+// chipprofile.mjs - what the emulated chip ran over a window of its time, named from the
+// image's ELF: each executed instruction by its C function, each read of frozen bytecode (the
+// fun_data_<module>_<function> arrays in flash) by its Python function. tools/bench_rp2.mjs
+// --elf F (the ELF the release image was linked from: tools/build-firmware leaves it beside
+// the UF2) profiles the SAS answers that waited over a bound, and the boots.
 import { execFileSync } from 'node:child_process';
 
 const TOP = 8;
@@ -33,65 +32,83 @@ function nameAt(list, a) {
   return a < list[lo][1] ? list[lo][2] : null;
 }
 
-function top(counts, total) {
-  return [...counts].sort((x, y) => y[1] - x[1]).slice(0, TOP)
+function top(counts, total, n = TOP) {
+  return [...counts].sort((x, y) => y[1] - x[1]).slice(0, n)
     .map(([f, k]) => `${f} ${((100 * k) / total).toFixed(0)}%`).join(', ');
 }
 
-export class PollProfile {
-  constructor(elf, overMs) {
+export class ChipProfile {
+  constructor(elf) {
     this.code = symbols(elf, (t) => 'tTwW'.includes(t));
     this.bytecode = symbols(elf, (t, n) => n.startsWith('fun_data_'));
-    this.overMs = overMs;
-    this.slow = []; // one text per wait over overMs
+    this.pcs = null; // executed instructions by address, while a window is open
+    this.reads = null; // bytecode reads by Python function
+    this.trail = null; // the Python functions in the order they first ran (TRAIL at most)
   }
 
-  /** Profile `host`'s waits on `pico` (its chip as built now: call again after a reset). */
-  attach(pico, host) {
+  /** Count on `pico`'s core (as built now: again after a reset rebuilds it). */
+  attach(pico) {
     const { core } = pico.mcu;
     const lo = this.bytecode.length ? this.bytecode[0][0] : 0;
     const hi = this.bytecode.length ? this.bytecode[this.bytecode.length - 1][1] : 0;
-    let pcs = null;
-    let reads = null;
-    let trail = null;
-    let t0 = 0;
     const execute = core.executeInstruction.bind(core);
     core.executeInstruction = () => {
-      if (pcs) pcs.set(core.PC, (pcs.get(core.PC) ?? 0) + 1);
+      if (this.pcs) this.pcs.set(core.PC, (this.pcs.get(core.PC) ?? 0) + 1);
       return execute();
     };
     const read8 = core.readUint8; // bytecode is read a byte at a time
     core.readUint8 = (a) => {
-      const f = reads && a >= lo && a < hi ? nameAt(this.bytecode, a) : null;
+      const f = this.reads && a >= lo && a < hi ? nameAt(this.bytecode, a) : null;
       if (f) {
         const fn = f.slice('fun_data_'.length);
-        reads.set(fn, (reads.get(fn) ?? 0) + 1);
-        if (trail.length < TRAIL && trail[trail.length - 1] !== fn) trail.push(fn);
+        this.reads.set(fn, (this.reads.get(fn) ?? 0) + 1);
+        const t = this.trail;
+        if (t.length < TRAIL && t[t.length - 1] !== fn) t.push(fn);
       }
       return read8(a);
     };
+    return this;
+  }
+
+  start() {
+    this.pcs = new Map();
+    this.reads = new Map();
+    this.trail = [];
+  }
+
+  /** Closes the window: its top C and Python functions (share of instructions, of bytecode
+   * reads) and, with `trail`, the order the Python functions ran in. */
+  stop({ n = TOP, trail = true } = {}) {
+    const byFn = new Map();
+    let total = 0;
+    for (const [pc, k] of this.pcs ?? []) {
+      const f = nameAt(this.code, pc & ~1) ?? '?';
+      byFn.set(f, (byFn.get(f) ?? 0) + k);
+      total += k;
+    }
+    const reads = this.reads ?? new Map();
+    const nReads = [...reads.values()].reduce((x, y) => x + y, 0);
+    const text = `C ${top(byFn, total || 1, n)}; Python ${top(reads, nReads || 1, n)}`
+      + (trail ? `; ran ${(this.trail ?? []).join(' > ')}` : '');
+    this.pcs = this.reads = this.trail = null;
+    return text;
+  }
+
+  /** Each of `host`'s (tests_emu/sashost.mjs) answers that waited over `overMs`, with what the
+   * chip ran meanwhile, into `out`. */
+  polls(host, overMs, out) {
+    let t0 = 0;
     host.onSent = () => {
-      pcs = new Map();
-      reads = new Map();
-      trail = [];
-      t0 = pico.simMs;
+      this.start();
+      t0 = host.pico.simMs;
     };
     host.onAnswer = (frame) => {
-      if (!pcs) return;
-      const ms = pico.simMs - t0;
-      if (ms > this.overMs) {
-        const byFn = new Map();
-        let n = 0;
-        for (const [pc, k] of pcs) {
-          const f = nameAt(this.code, pc & ~1) ?? '?';
-          byFn.set(f, (byFn.get(f) ?? 0) + k);
-          n += k;
-        }
-        const nReads = [...reads.values()].reduce((x, y) => x + y, 0);
-        this.slow.push(`${ms.toFixed(1)} ms at ${(t0 / 1000).toFixed(2)} s (${frame.cmd?.toString(16) ?? frame.kind}): `
-          + `C ${top(byFn, n)}; Python ${top(reads, nReads || 1)}; ran ${trail.join(' > ')}`);
+      if (!this.pcs) return;
+      const ms = host.pico.simMs - t0;
+      const text = this.stop();
+      if (ms > overMs) {
+        out.push(`${ms.toFixed(1)} ms at ${(t0 / 1000).toFixed(2)} s (${frame.cmd?.toString(16) ?? frame.kind}): ${text}`);
       }
-      pcs = reads = trail = null;
     };
   }
 }

@@ -238,13 +238,14 @@ export async function runPython({ files = {}, code, uf2 = UF2, wallMs = WALL_MS,
  * cut). Resolves to a Cabinet once the controller's first screen is on the display.
  */
 export async function cabinet({ files = {}, flashBytes, seed = 1, board, flashTiming, onBeforeFlashOp,
-  watchIrqOff, chipTime, bootMs = 20000 } = {}) {
+  watchIrqOff, chipTime, bootMs = 20000, onPico } = {}) {
   const flash = flashBytes ?? (await flashWithFiles({ ...releaseFiles(), ...files }));
   // onBeforeFlashOp(kind, start, len, data, pico): see SpiNorFlash.onBeforeOp in pico.mjs
   const hook = onBeforeFlashOp && ((...a) => onBeforeFlashOp(...a, pico));
   const pico = new Pico({ firmware: null, flashBytes: flash, bootrom: BOOTROM, flashTiming, onBeforeFlashOp: hook, watchIrqOff, chipTime });
   const b = board ?? new CabinetBoard({ seed });
   b.attach(pico);
+  onPico?.(pico); // before it runs (a profiler: tools/bench_rp2.mjs)
   const c = new Cabinet(pico, b);
   await c.waitScreen({ simMs: bootMs });
   return c;

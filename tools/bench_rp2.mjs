@@ -18,9 +18,9 @@
 //                       of the table link, tests_emu/linkpeer.mjs; a SAS host polls a station):
 //                       free heap after boot, at roll --check C and at roll N, >= 100 KB
 //                       (issue 21); nothing else runs
-//   --elf F             with --rounds: each SAS answer that waited over 12 ms is printed with
-//                       what the chip ran meanwhile, named from F (the image's ELF, beside the
-//                       UF2: C functions and frozen Python functions; tests_emu/chipprofile.mjs)
+//   --elf F             what the chip ran, named from F (the image's ELF, beside the UF2: C
+//                       functions and frozen Python functions; tests_emu/chipprofile.mjs): over
+//                       each boot to its first screen, and while a SAS answer waited over 12 ms
 // With --budgets the four chip budgets are judged (issue 24): a missed one, a CRITICAL boot, a
 // wrong SAS answer or a failed heap guard makes the exit status 1.
 //   node tools/bench_rp2.mjs --uf2 F --fs-image IMG [--rolls N --timed T --check C --seed S]
@@ -30,7 +30,7 @@ import { BOOTROM, cabinet, flashWithFiles, missing, releaseFiles } from '../test
 import { BUTTON, CabinetBoard } from '../tests_emu/board.mjs';
 import { FS_OFFSET, Pico, WALL_MS } from '../tests_emu/pico.mjs';
 import { SasHost } from '../tests_emu/sashost.mjs';
-import { PollProfile } from '../tests_emu/chipprofile.mjs';
+import { ChipProfile } from '../tests_emu/chipprofile.mjs';
 import { TABLE_HEAP_BUDGET, attachTable, heapGuard, runSession } from '../tests_emu/session.mjs';
 
 const args = process.argv.slice(2);
@@ -64,6 +64,13 @@ const CASHOUT_TRIES = 12; // a bound on the rolls waited for a point to be decid
 const measured = {}; // budget key -> [value, raw]
 const failures = []; // what makes the exit status 1 besides a missed budget
 
+let chipProfile;
+/** The --elf profiler (tests_emu/chipprofile.mjs), or null. */
+function profiler() {
+  if (chipProfile === undefined) chipProfile = opt('--elf') ? new ChipProfile(opt('--elf')) : null;
+  return chipProfile;
+}
+
 function worst(key, value, raw) {
   if (!measured[key] || value > measured[key][0]) measured[key] = [value, raw];
 }
@@ -84,8 +91,11 @@ async function journalBoot(label, journal) {
   const flash = Buffer.from(await flashWithFiles(releaseFiles(), { uf2 }));
   flash.fill(0xff, JOURNAL_OFFSET, JOURNAL_OFFSET + JOURNAL_LEN);
   if (journal) flash.set(journal.subarray(0, JOURNAL_LEN), JOURNAL_OFFSET);
-  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, chipTime: true, bootMs: 120000 });
+  const prof = profiler();
+  const c = await cabinet({ flashBytes: flash, flashTiming: {}, watchIrqOff: true, chipTime: true, bootMs: 120000,
+    onPico: prof && ((pico) => prof.attach(pico).start()) });
   if (c.traceback()) throw new Error(c.traceback());
+  if (prof) say(`${label}_boot_profile`, prof.stop({ n: 16, trail: false }));
   const ms = c.pico.simMs;
   const raw = ms - c.pico.modelNs / 1e6;
   say(`${label}_boot_to_screen_ms`, est(ms.toFixed(0), raw.toFixed(0), 'ms'));
@@ -170,8 +180,8 @@ async function chipSession() {
   const board = new CabinetBoard({ seed, sasHost: host });
   const c = await cabinet({ board, flashTiming: {}, chipTime: true });
   if (c.traceback()) throw new Error(c.traceback());
-  const profile = opt('--elf') ? new PollProfile(opt('--elf'), PROFILE_OVER_MS) : null;
-  profile?.attach(c.pico, host);
+  const slow = []; // what the chip ran while an answer waited (--elf)
+  profiler()?.attach(c.pico).polls(host, PROFILE_OVER_MS, slow);
   host.start();
   await board.insert(20);
   await c.runFor(3000);
@@ -234,7 +244,7 @@ async function chipSession() {
   if (host.slow.length) {
     say('sas_answers_over_20ms', host.slow.map(([t, ms, p]) => `${ms.toFixed(1)} ms at ${(t / 1000).toFixed(1)} s (${p})`).join(', '));
   }
-  for (const p of profile?.slow ?? []) say('sas_wait_profile', p);
+  for (const p of slow) say('sas_wait_profile', p);
   if (h.wrong || h.unanswered) failures.push(`chip session: ${h.wrong} wrong, ${h.unanswered} unanswered SAS polls`);
   worst('sas_answer', h.maxMs, h.rawMaxMs);
   noteFeeds(c.pico, 'chip_session');
