@@ -12,7 +12,7 @@ tells it a ticket it will redeem (67, 70, 71). The bill validator is a
 scripted escrow one (hal/escrow.py contract) that reads the ticket; the
 board's ID-003 driver stays referenced, so its memory still counts. Sent
 only after the session's own readings, so its code is not in RAM then.
-Free heap is read at phase roll CHECK and ROLLS like the session's. The waits
+Free heap is read at each roll of its two windows like the session's. The waits
 for the host run 10 ms passes (until()); `BENCH missed ...` says what did not
 happen in WAIT_MS.
 """
