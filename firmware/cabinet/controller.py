@@ -579,7 +579,7 @@ class Controller:
         if code != R.OK:
             return message(code)
         if not TK.print_pending(store, pr, now, False, getattr(self.clock, "valid", True),
-                                self.sas.serve if self.sas else None):
+                                self.serve):
             store.lock(now, L.LK_PRINTER, amount)
             return "PRINTER FAULT\nCALL ATTENDANT"
         return "TICKET PRINTED\n$" + fmt(amount)
@@ -677,10 +677,8 @@ class Controller:
         if self.display_dead:
             return False  # each try would wait for the I2C timeout
         d = self.board.display
-        serve = self.sas.serve if self.sas else None
-        if serve is not None:
-            serve()             # after screens.build: a few ms on an RP2040
-        render.draw(d, lines, dice, inv, serve)
+        self.serve()            # after screens.build: a few ms on an RP2040
+        render.draw(d, lines, dice, inv, self.serve)
         try:
             self._show(d, now_ms)
         except OSError:
@@ -691,16 +689,29 @@ class Controller:
 
     def _show(self, d, now_ms):
         """A whole frame is ~25 ms on the display's 400 kHz I2C bus, longer
-        than a SAS host waits for an answer (20 ms): with SAS on, the frame
-        goes in parts and SAS is served between them."""
-        sas = self.sas
+        than a SAS host waits for an answer (20 ms) and than the buttons'
+        sample period: it goes in parts, served between."""
         parts = getattr(d, "parts", 0)
-        if sas is None or not parts:
+        if not parts:
             d.show()
             return
         for i in range(parts):
             d.show(i)
-            sas.serve()
+            self.serve()
+
+    def serve(self):
+        """Between the pieces of a long part of the loop (a screen drawn or
+        sent, a ticket printed): the buttons sampled when due, SAS polls
+        answered. A release seen a whole redraw late left too little of a
+        quick double tap's gap for its debounce: the second press was lost."""
+        self.sample_buttons(self.clock.ticks_ms())
+        if self.sas is not None:
+            self.sas.serve()
+
+    def sample_buttons(self, now_ms):
+        b = self.board.buttons
+        if b.due(now_ms) and not self.inputs_dead:
+            b.sample(now_ms)
 
     def _lamps(self, now_ms):
         led = self.store.ledger

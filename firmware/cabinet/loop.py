@@ -130,10 +130,7 @@ async def run(ctl, stop=None):
             ctl.fault(exc, tk())
 
     def between():
-        now = tk()
-        if buttons.due(now) and not ctl.inputs_dead:
-            # a pass can outlast the sample period (a screen drawn)
-            buttons.sample(now)
+        ctl.sample_buttons(tk())
         answer()    # a SAS poll waits for one part at most (20 ms to answer)
 
     late = [None]   # since when an erase waits for a gap in the host's polling
