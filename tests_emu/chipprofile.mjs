@@ -56,7 +56,7 @@ export class ChipProfile {
       if (this.pcs) this.pcs.set(core.PC, (this.pcs.get(core.PC) ?? 0) + 1);
       return execute();
     };
-    const read8 = core.readUint8; // bytecode is read a byte at a time
+    const read8 = core.readUint8.bind(core); // bytecode is read a byte at a time
     core.readUint8 = (a) => {
       const f = this.reads && a >= lo && a < hi ? nameAt(this.bytecode, a) : null;
       if (f) {
