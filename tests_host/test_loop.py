@@ -75,6 +75,18 @@ def test_erase_without_a_host(monkeypatch):
     assert _run(monkeypatch, b, d, 6000)
 
 
+def _presses(monkeypatch, d):
+    """The button codes the controller is handed, in order."""
+    pressed = []
+    real = d.ctl._button
+
+    def button(code, now_ms):
+        pressed.append(code)
+        real(code, now_ms)
+    monkeypatch.setattr(d.ctl, "_button", button)
+    return pressed
+
+
 def test_a_short_press_is_seen_between_passes(monkeypatch):
     # passes run every 60 ms, the buttons are sampled every 20 ms: a 90 ms
     # press (debounced over 50 ms) is never lost whatever its phase
@@ -83,13 +95,7 @@ def test_a_short_press_is_seen_between_passes(monkeypatch):
         d.bill(5)
         clock = b.clock
         t0 = clock.ticks_ms() + 100 + phase
-        pressed = []
-        real = d.ctl._button
-
-        def button(code, now_ms):
-            pressed.append(code)
-            real(code, now_ms)
-        monkeypatch.setattr(d.ctl, "_button", button)
+        pressed = _presses(monkeypatch, d)
 
         def host(now):
             b.buttons.set_raw(1 << B.HELP if t0 <= now < t0 + 90 else 0)
@@ -114,13 +120,7 @@ def test_a_quick_double_tap_is_two_presses_while_the_screen_redraws(monkeypatch)
             show(part)
         monkeypatch.setattr(b.display, "show", slow_show)
         t0 = clock.ticks_ms() + 100 + phase
-        pressed = []
-        real = d.ctl._button
-
-        def button(code, now_ms):
-            pressed.append(code)
-            real(code, now_ms)
-        monkeypatch.setattr(d.ctl, "_button", button)
+        pressed = _presses(monkeypatch, d)
 
         def lines():    # the raw lines when read, also inside a redraw
             now = clock.ticks_ms()
