@@ -153,13 +153,13 @@ _BY_CMD = const(
     b"\x51\x0d\x55\x0d\x56\x0d\x70\x0e\x71\x0f\x50\x10"
     b"\x7b\x11\x7c\x11\x7d\x11\x72\x12\x74\x12\xa8\x13\x0e\x14")
 
-# long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
-# count and cents; a type the cabinet never issues or takes answers zeros
 # long polls that move money or change what a ticket says (AFT 72/74, ticket
 # in 70/71, handpay reset 94, validation ID 4C, ticket data 7B/7D): held,
 # unanswered, while a cashout ticket is pending; the host polls them again
 _HELD_WHILE_TICKET = const(b"\x4c\x70\x71\x72\x74\x7b\x7d\x94")
 
+# long poll 50: validation type (Table 15.13c) -> the C-7 meter codes of its
+# count and cents; a type the cabinet never issues or takes answers zeros
 _VALIDATION_METERS = const(b"\x00\x87\x86\x80\x81\x80")
 
 
